@@ -1,0 +1,27 @@
+import { Ajv } from 'ajv';
+import { Type, type Static } from 'typebox';
+
+/** Every setting the service reads from its environment, declared once (README, "Configuration"). */
+export const ConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATABASE_URL: Type.String({ minLength: 1, default: 'sqlite:./data/cartelera.sqlite' }),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+});
+export type Config = Static<typeof ConfigSchema>;
+
+const validate = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true }).compile(ConfigSchema);
+
+/** Reads the config from `env`; unset and empty variables take their defaults. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config: Record<string, string> = {};
+  for (const name of Object.keys(ConfigSchema.properties)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') config[name] = value;
+  }
+  if (!validate(config)) {
+    const problems = validate.errors?.map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`);
+    throw new Error(`Invalid configuration: ${problems?.join('; ')}`);
+  }
+  return config as unknown as Config;
+}

@@ -1,0 +1,18 @@
+/** Which integrity rule of the store a failed statement broke, on either backend. */
+export type Violation = 'unique' | 'foreign_key' | 'check';
+
+const SQLITE: Record<string, Violation> = {
+  SQLITE_CONSTRAINT_UNIQUE: 'unique',
+  SQLITE_CONSTRAINT_PRIMARYKEY: 'unique',
+  SQLITE_CONSTRAINT_FOREIGNKEY: 'foreign_key',
+  SQLITE_CONSTRAINT_CHECK: 'check',
+};
+const POSTGRES: Record<string, Violation> = { '23505': 'unique', '23503': 'foreign_key', '23514': 'check' };
+
+export function violationOf(error: unknown): Violation | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string') return undefined;
+  // SQLite reports ON DELETE RESTRICT as a trigger failure with the foreign-key message.
+  if (code === 'SQLITE_CONSTRAINT_TRIGGER' && String(message).includes('FOREIGN KEY')) return 'foreign_key';
+  return SQLITE[code] ?? POSTGRES[code];
+}

@@ -1,0 +1,71 @@
+import type { Generated, Kysely } from 'kysely';
+
+// The tables as Kysely sees them. Each `*_clave` column holds the normalized key (see keys.ts)
+// that the unique index compares; it is never answered to clients.
+export interface CategoriasTable {
+  id: Generated<number>;
+  nombre: string;
+  nombre_clave: string;
+}
+
+export interface PeliculasTable {
+  id: Generated<number>;
+  titulo: string;
+  titulo_clave: string;
+  sipnosis: string;
+  duracion: number;
+  categoria_id: number;
+}
+
+export interface ObrasTable {
+  id: Generated<number>;
+  titulo: string;
+  titulo_clave: string;
+  descripcion: string;
+  duracion: number;
+  categoria_id: number;
+}
+
+export interface EventosUrbanosTable {
+  id: Generated<number>;
+  titulo: string;
+  titulo_clave: string;
+  descripcion: string;
+  /** Always the canonical `YYYY-MM-DDTHH:MM:SS.mmm+00:00` text (see fecha.ts). */
+  fecha: string;
+  lugar: string;
+  categoria_id: number;
+}
+
+export interface ArtistasTable {
+  dni: number;
+  nombre: string;
+  apellido: string;
+  tipo: string;
+  descripcion: string;
+}
+
+export interface ParticipacionesTable {
+  id: Generated<number>;
+  artistas_dni: number;
+  tipo_evento: TipoEvento;
+  evento_id: number;
+  // Generated from tipo_evento + evento_id; they exist to carry one foreign key per item table.
+  pelicula_id: Generated<number | null>;
+  obra_id: Generated<number | null>;
+  evento_urbano_id: Generated<number | null>;
+}
+
+export const TIPOS_EVENTO = ['pelicula', 'obra', 'eventoUrbano'] as const;
+export type TipoEvento = (typeof TIPOS_EVENTO)[number];
+
+export interface Database {
+  categorias: CategoriasTable;
+  peliculas: PeliculasTable;
+  obras: ObrasTable;
+  eventos_urbanos: EventosUrbanosTable;
+  artistas: ArtistasTable;
+  participaciones: ParticipacionesTable;
+}
+
+export type Db = Kysely<Database>;

@@ -1,0 +1,126 @@
+import { Type, type Static } from 'typebox';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { messages, type Nouns, type Operation } from './messages.js';
+import { localDateTimeMillis } from './time.js';
+import { validationSentences } from './validation.js';
+
+/** The spec's error body, answered on every non-2xx status. */
+export const ErrorBody = Type.Object(
+  {
+    type: Type.Literal('error'),
+    code: Type.String({ examples: ['404'] }),
+    details: Type.String({ examples: ['No se encontró la película con el título: Roma'] }),
+    location: Type.String({ examples: ['uri=/peliculas/Roma'] }),
+    moreInfo: Type.String({ examples: ['No se encontró en la ruta: /peliculas/Roma'] }),
+    timestamp: Type.String({ examples: ['2025-10-10T12:30:05.123'] }),
+  },
+  { $id: 'ErrorBody' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** A refusal with a known status and Spanish sentence, thrown by routes and stores alike. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly details: string,
+  ) {
+    super(details);
+  }
+}
+export const badRequest = (details: string) => new HttpError(400, details);
+export const notFound = (details: string) => new HttpError(404, details);
+
+/** What a route tells the error handler about itself, to word moreInfo (see crud.ts). */
+export interface RouteMeta {
+  nouns?: Nouns;
+  operation?: Operation;
+}
+
+/** The request path as the client sent it, without the query. */
+export function requestPath(request: FastifyRequest): string {
+  const q = request.url.indexOf('?');
+  return q === -1 ? request.url : request.url.slice(0, q);
+}
+
+export function errorBody(request: FastifyRequest, status: number, details: string): ErrorBody {
+  const path = requestPath(request);
+  return {
+    type: 'error',
+    code: String(status),
+    details,
+    location: `uri=${path}`,
+    moreInfo: moreInfo(request, status, path),
+    timestamp: localDateTimeMillis(),
+  };
+}
+
+function moreInfo(request: FastifyRequest, status: number, path: string): string {
+  const m = messages.moreInfo;
+  if (status === 404) return m.notFound(path);
+  if (status === 405) return m.methodNotAllowed(path);
+  if (status === 503) return m.unavailable(path);
+  if (status >= 500) return m.internal(path);
+  const { nouns, operation } = (request.routeOptions.config ?? {}) as RouteMeta;
+  return nouns && operation ? m[operation](nouns, path) : m.general(path);
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, details: string) {
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(request, status, details));
+}
+
+/** Turns anything thrown while serving a request into the error body; 5xx details stay in the log. */
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, details } = describe(error, request);
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  return sendError(request, reply, status, details);
+}
+
+function describe(error: FastifyError, request: FastifyRequest): { status: number; details: string } {
+  if (error instanceof HttpError) return { status: error.statusCode, details: error.details };
+  if (error.validation) {
+    const sentences = validationSentences(error.validation as never, error.validationContext ?? 'body');
+    return { status: 400, details: sentences.join(' ') || messages.badRequest };
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, details: messages.malformedJson };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, details: messages.emptyBody };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, details: messages.unsupportedMediaType(request.headers['content-type'] ?? '') };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, details: messages.bodyTooLarge };
+  }
+  // secure-json-parse refusing __proto__/constructor keys, and other malformed bodies.
+  if (error instanceof SyntaxError) return { status: 400, details: messages.malformedJson };
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { status, details: messages.badRequest };
+  return { status: 500, details: messages.internal };
+}
+
+/**
+ * Unknown routes: 404, or 405 with `Allow` when the path exists for other methods. Fastify's
+ * router only says "no match", so a second router mirrors the registered routes to tell which.
+ */
+export function methodAwareNotFound() {
+  const mirror = FindMyWay();
+  const methods = new Set<HTTPMethod>();
+  return {
+    onRoute(route: { method: string | string[]; url: string }) {
+      for (const method of [route.method].flat() as HTTPMethod[]) {
+        if (!mirror.hasRoute(method, route.url)) mirror.on(method, route.url, () => {});
+        methods.add(method);
+      }
+    },
+    handler(request: FastifyRequest, reply: FastifyReply) {
+      const path = requestPath(request);
+      const allowed = [...methods].filter((m) => mirror.find(m, path) !== null).sort();
+      if (allowed.length === 0) {
+        return sendError(request, reply, 404, messages.routeNotFound(request.method, path));
+      }
+      reply.header('allow', allowed.join(', '));
+      return sendError(request, reply, 405, messages.methodNotAllowed(request.method));
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { Type } from 'typebox';
+import { TIPOS_EVENTO } from '../db/schema.js';
+
+/**
+ * The field types every resource is built from. Each carries its contract rule once; the
+ * validator, the serializer, the TypeScript types and the API description all read it from here.
+ */
+
+/** Service-assigned ids: positive 32-bit integers. */
+export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/** An artist's national id: positive and exact in a JSON number (at most 2^53-1). */
+export const Dni = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+
+/** Titles, names and other short text (trimmed before validation). */
+export const ShortText = Type.String({ minLength: 1, maxLength: 255 });
+
+/** Synopses and descriptions. */
+export const LongText = Type.String({ minLength: 1, maxLength: 5000 });
+
+/** Minutes. */
+export const Duracion = Type.Integer({ minimum: 1, maximum: 100000 });
+
+/** See db/fecha.ts: accepted as a date or date-time, answered as canonical UTC. */
+export const Fecha = Type.String({ format: 'fecha', examples: ['2025-10-10T00:00:00.000+00:00'] });
+
+export const TipoEvento = Type.Enum(TIPOS_EVENTO);

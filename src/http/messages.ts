@@ -1,0 +1,82 @@
+/**
+ * Every Spanish sentence the service answers, in one table. The spec quotes some of them
+ * verbatim, odd wording included ("No se pudo ingresar una pelicula categoria…"); resources
+ * supply the noun phrases (see `Nouns`) and these templates build the rest.
+ */
+
+/** The Spanish noun phrases one resource is spoken of with. */
+export interface Nouns {
+  /** Subject of not-found sentences: "la película". */
+  the: string;
+  /** In "Ya existe una película…". */
+  a: string;
+  /** How the GET lookup names its value: "el título" → "con el título: Roma". */
+  lookupBy: string;
+  /** How PUT/DELETE name the record: "id" → "con id: 4". */
+  idBy: string;
+  /** How the duplicate sentence names the unique value: "el titulo de" (the spec's wording). */
+  duplicateBy: string;
+  /** Delete success: ["la pelicula", "eliminada"] → "la pelicula con el id: 4. fue eliminada…". */
+  deleted: readonly [string, 'eliminado' | 'eliminada'];
+  /** The objects of the failure sentences in moreInfo: "No se pudo ingresar <create> error en:". */
+  failed: { create: string; update: string; remove: string };
+}
+
+export type Operation = 'read' | 'create' | 'update' | 'remove';
+
+export const messages = {
+  notFoundByLookup: (n: Nouns, value: unknown) => `No se encontró ${n.the} con ${n.lookupBy}: ${value}`,
+  notFoundById: (n: Nouns, value: unknown) => `No se encontró ${n.the} con ${n.idBy}: ${value}`,
+  duplicate: (n: Nouns, value: unknown) =>
+    `Ya existe ${n.a} con ${n.duplicateBy}: ${value}, por favor, intente con otro distinto`,
+  deleted: (n: Nouns, id: unknown) =>
+    `${n.deleted[0]} con el id: ${id}. fue ${n.deleted[1]} correctamente.`,
+  missingReference: (n: Nouns, value: unknown) => `No existe ${n.the} con ${n.idBy}: ${value}.`,
+  brokenReference: 'El registro hace referencia a otro que no existe.',
+  keyMismatch: (field: string, body: unknown, path: unknown) =>
+    `El campo '${field}' (${body}) no coincide con el de la ruta (${path}).`,
+  categoryInUse: (id: unknown, uses: number) =>
+    `No se puede eliminar la categoría con el id: ${id} porque la usan ${uses} ${uses === 1 ? 'registro' : 'registros'} (películas, obras o eventos).`,
+
+  moreInfo: {
+    notFound: (path: string) => `No se encontró en la ruta: ${path}`,
+    create: (n: Nouns, path: string) => `No se pudo ingresar ${n.failed.create} error en: ${path}`,
+    update: (n: Nouns, path: string) => `No se pudo actualizar ${n.failed.update} error en: ${path}`,
+    remove: (n: Nouns, path: string) => `No se pudo eliminar ${n.failed.remove} error en: ${path}`,
+    read: (_n: Nouns, path: string) => `No se pudo completar la consulta en: ${path}`,
+    general: (path: string) => `Error en la ruta: ${path}`,
+    methodNotAllowed: (path: string) => `Método no permitido en la ruta: ${path}`,
+    unavailable: (path: string) => `Servicio no disponible en la ruta: ${path}`,
+    internal: (path: string) => `Error interno en la ruta: ${path}`,
+  },
+
+  routeNotFound: (method: string, path: string) => `No existe la ruta: ${method} ${path}`,
+  methodNotAllowed: (method: string) => `El método ${method} no está permitido en esta ruta.`,
+  malformedJson: 'El cuerpo de la petición no es un JSON válido.',
+  emptyBody: 'El cuerpo de la petición está vacío; se esperaba un objeto JSON.',
+  unsupportedMediaType: (type: string) =>
+    type
+      ? `El tipo de contenido '${type}' no está soportado; envíe el cuerpo como application/json.`
+      : 'Falta el tipo de contenido; envíe el cuerpo como application/json.',
+  bodyTooLarge: 'El cuerpo de la petición supera el límite de 1 MiB.',
+  badRequest: 'La petición no es válida.',
+  internal: 'Error interno del servidor.',
+  storeUnavailable: 'La base de datos no está disponible.',
+
+  validation: {
+    bodyNotObject: 'El cuerpo de la petición debe ser un objeto JSON.',
+    required: (what: string) => `${what} es obligatorio.`,
+    integer: (what: string) => `${what} debe ser un número entero.`,
+    text: (what: string) => `${what} debe ser un texto.`,
+    empty: (what: string) => `${what} no puede estar vacío.`,
+    tooLong: (what: string, max: number) => `${what} no puede tener más de ${max} caracteres.`,
+    range: (what: string, min: number, max: number) => `${what} debe estar entre ${min} y ${max}.`,
+    oneOf: (what: string, values: readonly unknown[]) => `${what} debe ser uno de: ${values.join(', ')}.`,
+    fecha: (what: string) =>
+      `${what} debe ser una fecha válida (AAAA-MM-DD o fecha y hora ISO 8601).`,
+    invalid: (what: string) => `${what} no es válido.`,
+    /** "El campo 'duracion'" in bodies, "El parámetro 'id'" in paths. */
+    subject: (part: string, field: string) =>
+      part === 'body' ? `El campo '${field}'` : `El parámetro '${field}'`,
+  },
+} as const;

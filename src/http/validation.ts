@@ -1,0 +1,91 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
+import { CANONICAL_FECHA, canonicalFecha } from '../db/fecha.js';
+import { messages } from './messages.js';
+
+/**
+ * Request validation by the contract's rules, derived from each route's TypeBox schema.
+ *
+ * Fastify's default Ajv coerces `true` and `null` into numbers and stops at the first error.
+ * Here nothing is coerced by Ajv; before it runs, each declared property is normalized by its
+ * own schema: strings are trimmed, strings of decimal digits become integers where an integer is
+ * declared, and event dates take their canonical form. Ajv then reports every problem at once.
+ */
+// removeAdditional: unknown body fields are dropped here, so they can never reach the store.
+const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: 'all', verbose: true, strict: true });
+ajv.addFormat('fecha', CANONICAL_FECHA);
+
+type JsonSchema = { type?: string; format?: string; properties?: Record<string, JsonSchema> };
+type Normalize = (value: unknown) => unknown;
+
+const DIGITS = /^[0-9]+$/;
+const normalizers: Record<string, Normalize> = {
+  fecha: (v) => (typeof v === 'string' ? (canonicalFecha(v.trim()) ?? v) : v),
+  string: (v) => (typeof v === 'string' ? v.trim() : v),
+  integer: (v) => (typeof v === 'string' && DIGITS.test(v) ? Number(v) : v),
+};
+
+function normalizerFor(schema: JsonSchema): (data: unknown) => void {
+  const steps = Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
+    const step = normalizers[property.format ?? ''] ?? normalizers[property.type ?? ''];
+    return step ? [[name, step] as const] : [];
+  });
+  return (data) => {
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return;
+    const record = data as Record<string, unknown>;
+    for (const [name, step] of steps) {
+      if (Object.hasOwn(record, name)) record[name] = step(record[name]);
+    }
+  };
+}
+
+export const validatorCompiler: FastifySchemaCompiler<JsonSchema> = ({ schema }) => {
+  const validate: ValidateFunction = ajv.compile(schema);
+  const normalize = normalizerFor(schema);
+  const check = (data: unknown) => {
+    normalize(data);
+    const valid = validate(data);
+    check.errors = validate.errors;
+    return valid;
+  };
+  check.errors = null as ValidateFunction['errors'];
+  return check;
+};
+
+/** One Spanish sentence per problem, naming the field (or path parameter). */
+export function validationSentences(errors: ErrorObject[], part: string): string[] {
+  const sentences = errors.flatMap((error) => {
+    const sentence = sentenceFor(error, part);
+    return sentence ? [sentence] : [];
+  });
+  return [...new Set(sentences)];
+}
+
+function sentenceFor(error: ErrorObject, part: string): string | undefined {
+  const v = messages.validation;
+  const field =
+    error.keyword === 'required'
+      ? (error.params as { missingProperty: string }).missingProperty
+      : error.instancePath.split('/')[1];
+  if (field === undefined) return part === 'body' ? v.bodyNotObject : v.invalid(part);
+  const what = v.subject(part, field);
+  const schema = (error.parentSchema ?? {}) as { minimum?: number; maximum?: number; maxLength?: number; enum?: unknown[]; type?: string };
+  if (error.keyword === 'required' || error.data === null) return v.required(what);
+  switch (error.keyword) {
+    case 'type':
+      return schema.type === 'integer' ? v.integer(what) : v.text(what);
+    case 'minLength':
+      return v.empty(what);
+    case 'maxLength':
+      return v.tooLong(what, schema.maxLength ?? 0);
+    case 'minimum':
+    case 'maximum':
+      return v.range(what, schema.minimum ?? 0, schema.maximum ?? 0);
+    case 'enum':
+      return v.oneOf(what, schema.enum ?? []);
+    case 'format':
+      return v.fecha(what);
+    default:
+      return v.invalid(what);
+  }
+}

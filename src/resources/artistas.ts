@@ -1,0 +1,29 @@
+import { defineResource } from '../http/crud.js';
+import { Dni, LongText, ShortText } from '../http/fields.js';
+
+export const artistas = defineResource({
+  path: '/artistas',
+  nouns: {
+    the: 'el artista',
+    a: 'un artista',
+    lookupBy: 'el dni',
+    idBy: 'el dni',
+    duplicateBy: 'el dni',
+    deleted: ['el artista', 'eliminado'],
+    failed: { create: 'un nuevo artista', update: 'el artista', remove: 'el artista' },
+  },
+  // The client supplies the dni; it is the key and never changes.
+  key: { name: 'dni', schema: Dni, chosenByClient: true },
+  fields: { nombre: ShortText, apellido: ShortText, tipo: ShortText, descripcion: LongText },
+  lookup: { param: 'dni', schema: Dni },
+  location: (a) => `/artistas/${a.dni}`,
+  uniqueValue: (a) => a.dni,
+  store: (db) => ({
+    list: () => db.selectFrom('artistas').selectAll().orderBy('dni').execute(),
+    find: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
+    create: (a) => db.insertInto('artistas').values(a).returningAll().executeTakeFirstOrThrow(),
+    update: (dni, a) => db.updateTable('artistas').set(a).where('dni', '=', dni).returningAll().executeTakeFirst(),
+    // The artist's participations go with it (ON DELETE CASCADE).
+    remove: async (dni) => (await db.deleteFrom('artistas').where('dni', '=', dni).executeTakeFirst()).numDeletedRows > 0n,
+  }),
+});

@@ -1,0 +1,44 @@
+import { sql } from 'kysely';
+import { normalizeKey } from '../db/keys.js';
+import { defineResource } from '../http/crud.js';
+import { Id, ShortText } from '../http/fields.js';
+import { messages } from '../http/messages.js';
+
+export const categorias = defineResource({
+  path: '/categorias',
+  nouns: {
+    the: 'la categoría',
+    a: 'una categoría',
+    lookupBy: 'el nombre',
+    idBy: 'id',
+    duplicateBy: 'el nombre',
+    deleted: ['la categoría', 'eliminada'],
+    failed: { create: 'una nueva categoria', update: 'la categoria', remove: 'la categoria' },
+  },
+  key: { name: 'id', schema: Id, chosenByClient: false },
+  fields: { nombre: ShortText },
+  lookup: { param: 'nombre', schema: ShortText },
+  location: (c) => `/categorias/${encodeURIComponent(c.nombre)}`,
+  uniqueValue: (c) => c.nombre,
+  store: (db) => ({
+    list: () => db.selectFrom('categorias').selectAll().orderBy('id').execute(),
+    find: (nombre) =>
+      db.selectFrom('categorias').selectAll().where('nombre_clave', '=', normalizeKey(nombre)).executeTakeFirst(),
+    create: (c) =>
+      db.insertInto('categorias').values({ ...c, nombre_clave: normalizeKey(c.nombre) }).returningAll().executeTakeFirstOrThrow(),
+    update: (id, c) =>
+      db.updateTable('categorias').set({ ...c, nombre_clave: normalizeKey(c.nombre) }).where('id', '=', id).returningAll().executeTakeFirst(),
+    // Movies, works and events restrict the delete of a category they use (foreign keys).
+    remove: async (id) => (await db.deleteFrom('categorias').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
+    stillUsed: async (id) => {
+      const { uses } = await db
+        .selectNoFrom((eb) =>
+          sql<number>`${eb.selectFrom('peliculas').select(eb.fn.countAll().as('n')).where('categoria_id', '=', id)}
+            + ${eb.selectFrom('obras').select(eb.fn.countAll().as('n')).where('categoria_id', '=', id)}
+            + ${eb.selectFrom('eventos_urbanos').select(eb.fn.countAll().as('n')).where('categoria_id', '=', id)}`.as('uses'),
+        )
+        .executeTakeFirstOrThrow();
+      return messages.categoryInUse(id, Number(uses));
+    },
+  }),
+});

@@ -1,0 +1,34 @@
+import { normalizeKey } from '../db/keys.js';
+import { defineResource } from '../http/crud.js';
+import { Fecha, Id, LongText, ShortText } from '../http/fields.js';
+import { missingCategoria } from './references.js';
+
+export const eventosUrbanos = defineResource({
+  path: '/eventosUrbanos',
+  nouns: {
+    the: 'el evento',
+    a: 'un evento',
+    lookupBy: 'el título',
+    idBy: 'id',
+    duplicateBy: 'el titulo de',
+    deleted: ['el evento', 'eliminado'],
+    failed: { create: 'un nuevo evento', update: 'el evento', remove: 'el evento' },
+  },
+  key: { name: 'id', schema: Id, chosenByClient: false },
+  fields: { titulo: ShortText, descripcion: LongText, fecha: Fecha, lugar: ShortText, categoria_id: Id },
+  lookup: { param: 'titulo', schema: ShortText },
+  location: (e) => `/eventosUrbanos/${encodeURIComponent(e.titulo)}`,
+  uniqueValue: (e) => e.titulo,
+  store: (db) => ({
+    list: () => db.selectFrom('eventos_urbanos').selectAll().orderBy('id').execute(),
+    find: (titulo) =>
+      db.selectFrom('eventos_urbanos').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
+    create: (e) =>
+      db.insertInto('eventos_urbanos').values({ ...e, titulo_clave: normalizeKey(e.titulo) }).returningAll().executeTakeFirstOrThrow(),
+    update: (id, e) =>
+      db.updateTable('eventos_urbanos').set({ ...e, titulo_clave: normalizeKey(e.titulo) }).where('id', '=', id).returningAll().executeTakeFirst(),
+    // Participations in the event go with it (ON DELETE CASCADE).
+    remove: async (id) => (await db.deleteFrom('eventos_urbanos').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
+    missingReferences: (e) => missingCategoria(db, e.categoria_id),
+  }),
+});

@@ -1,0 +1,55 @@
+import type { Db, TipoEvento as Tipo } from '../db/schema.js';
+import { defineResource } from '../http/crud.js';
+import { Dni, Id, TipoEvento } from '../http/fields.js';
+import { messages } from '../http/messages.js';
+import { artistas } from './artistas.js';
+import { eventosUrbanos } from './eventosUrbanos.js';
+import { obras } from './obras.js';
+import { peliculas } from './peliculas.js';
+
+/** Where the item a participation names lives, by its tipo_evento. */
+const items = {
+  pelicula: { table: 'peliculas', nouns: peliculas.nouns },
+  obra: { table: 'obras', nouns: obras.nouns },
+  eventoUrbano: { table: 'eventos_urbanos', nouns: eventosUrbanos.nouns },
+} as const;
+
+export const participaciones = defineResource({
+  path: '/participaciones',
+  nouns: {
+    the: 'la participación',
+    a: 'una participación',
+    lookupBy: 'el tipo de evento',
+    idBy: 'id',
+    duplicateBy: 'el artista, tipo de evento e id de evento',
+    deleted: ['la participación', 'eliminada'],
+    failed: { create: 'una nueva participacion', update: 'la participacion', remove: 'la participacion' },
+  },
+  key: { name: 'id', schema: Id, chosenByClient: false },
+  fields: { artistas_dni: Dni, tipo_evento: TipoEvento, evento_id: Id },
+  // GET /participaciones/{tipo_evento} answers the lowest-id participation of that kind.
+  lookup: { param: 'tipo_evento', schema: TipoEvento },
+  location: (p) => `/participaciones?id=${p.id}`,
+  uniqueValue: (p) => `${p.artistas_dni}, ${p.tipo_evento}, ${p.evento_id}`,
+  store: (db) => ({
+    list: () => db.selectFrom('participaciones').selectAll().orderBy('id').execute(),
+    find: (tipo) =>
+      db.selectFrom('participaciones').selectAll().where('tipo_evento', '=', tipo).orderBy('id').limit(1).executeTakeFirst(),
+    create: (p) => db.insertInto('participaciones').values(p).returningAll().executeTakeFirstOrThrow(),
+    update: (id, p) => db.updateTable('participaciones').set(p).where('id', '=', id).returningAll().executeTakeFirst(),
+    remove: async (id) => (await db.deleteFrom('participaciones').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
+    missingReferences: async (p) => [
+      ...((await artistExists(db, p.artistas_dni)) ? [] : [messages.missingReference(artistas.nouns, p.artistas_dni)]),
+      ...((await itemExists(db, p.tipo_evento, p.evento_id)) ? [] : [messages.missingReference(items[p.tipo_evento].nouns, p.evento_id)]),
+    ],
+  }),
+});
+
+async function artistExists(db: Db, dni: number): Promise<boolean> {
+  return (await db.selectFrom('artistas').select('dni').where('dni', '=', dni).executeTakeFirst()) !== undefined;
+}
+
+async function itemExists(db: Db, tipo: Tipo, id: number): Promise<boolean> {
+  const { table } = items[tipo];
+  return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
