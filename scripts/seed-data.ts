@@ -350,10 +350,7 @@ export const participaciones: SeedParticipacion[] = [
   { dni: 30890123, tipo_evento: 'pelicula', titulo: 'Volver' },
   // Obras
   { dni: 29789012, tipo_evento: 'obra', titulo: 'Yerma' },
-  { dni: 29789012, tipo_evento: 'obra', titulo: 'La Celestina' },
-  { dni: 29789012, tipo_evento: 'obra', titulo: 'La casa de Bernarda Alba' },
   { dni: 30890123, tipo_evento: 'obra', titulo: 'La vida es sueño' },
-  { dni: 30890123, tipo_evento: 'obra', titulo: 'Don Juan Tenorio' },
   // Eventos urbanos
   { dni: 31901234, tipo_evento: 'eventoUrbano', titulo: 'Milonga en la Plaza Dorrego' },
   { dni: 31901234, tipo_evento: 'eventoUrbano', titulo: 'Festival de Arte Urbano de Valparaíso' },

@@ -1,0 +1,306 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/db/connect.js';
+import { violationOf, type Violation } from '../../src/db/errors.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Db, TipoEvento } from '../../src/db/schema.js';
+
+const tempDir = () => mkdtemp(join(tmpdir(), 'cartelera-schema-'));
+
+/** Asserts the store refused the write, for the given integrity rule. */
+async function assertRefused(write: () => Promise<unknown>, expected: Violation): Promise<void> {
+  await assert.rejects(write, (error) => {
+    assert.equal(violationOf(error), expected, String(error));
+    return true;
+  });
+}
+
+// Rows written straight into the store, with overrides; every test builds the rows it needs.
+let counter = 0;
+const title = (prefix: string) => `${prefix} ${++counter}`;
+
+function insertCategoria(db: Db, o: { nombre?: string; nombre_clave?: string } = {}) {
+  const nombre = o.nombre ?? title('categoría');
+  return db.insertInto('categorias').values({ nombre, nombre_clave: nombre, ...o }).returningAll().executeTakeFirstOrThrow();
+}
+
+async function insertPelicula(db: Db, o: { id?: number; titulo?: string; duracion?: number; categoria_id?: number } = {}) {
+  const categoria_id = o.categoria_id ?? (await insertCategoria(db)).id;
+  const titulo = o.titulo ?? title('película');
+  return db
+    .insertInto('peliculas')
+    .values({ titulo, titulo_clave: title('clave'), sipnosis: 'Una historia.', duracion: 100, categoria_id, ...o })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+async function insertObra(db: Db, o: { id?: number; categoria_id?: number } = {}) {
+  const categoria_id = o.categoria_id ?? (await insertCategoria(db)).id;
+  const titulo = title('obra');
+  return db
+    .insertInto('obras')
+    .values({ titulo, titulo_clave: titulo, descripcion: 'Una obra.', duracion: 90, categoria_id, ...o })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+async function insertEventoUrbano(db: Db, o: { fecha?: string; categoria_id?: number } = {}) {
+  const categoria_id = o.categoria_id ?? (await insertCategoria(db)).id;
+  const titulo = title('evento');
+  return db
+    .insertInto('eventos_urbanos')
+    .values({
+      titulo, titulo_clave: titulo, descripcion: 'Un evento.', fecha: '2025-10-10T00:00:00.000+00:00',
+      lugar: 'Plaza Mayor', categoria_id, ...o,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+function insertArtista(db: Db, o: { dni?: number } = {}) {
+  return db
+    .insertInto('artistas')
+    .values({ dni: 30000000 + ++counter, nombre: 'Ana', apellido: 'Pérez', tipo: 'actriz', descripcion: 'Actriz.', ...o })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+async function insertParticipacion(db: Db, o: { artistas_dni?: number; tipo_evento: TipoEvento; evento_id: number }) {
+  const artistas_dni = o.artistas_dni ?? (await insertArtista(db)).dni;
+  return db
+    .insertInto('participaciones')
+    .values({ ...o, artistas_dni })
+    .returning(['id', 'artistas_dni', 'tipo_evento', 'evento_id'])
+    .executeTakeFirstOrThrow();
+}
+
+const participacionIds = async (db: Db) =>
+  (await db.selectFrom('participaciones').select('id').orderBy('id').execute()).map((p) => p.id);
+
+describe('the store enforces integrity by itself', () => {
+  let dir: string;
+  let db: Db;
+  beforeEach(async () => {
+    dir = await tempDir();
+    db = openDatabase(`sqlite:${join(dir, 'store.sqlite')}`);
+    await migrateToLatest(db);
+  });
+  afterEach(async () => {
+    await db.destroy();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('when two categories share a nombre_clave, then the second is refused as unique', async () => {
+    await insertCategoria(db, { nombre: 'Drama', nombre_clave: 'drama' });
+
+    await assertRefused(() => insertCategoria(db, { nombre: 'DRAMA', nombre_clave: 'drama' }), 'unique');
+
+    const rows = await db.selectFrom('categorias').select('nombre').where('nombre_clave', '=', 'drama').execute();
+    assert.deepEqual(rows, [{ nombre: 'Drama' }]);
+  });
+
+  test('when a movie names a category that does not exist, then it is refused as a foreign key', async () => {
+    await assertRefused(() => insertPelicula(db, { categoria_id: 999999 }), 'foreign_key');
+
+    assert.deepEqual(await db.selectFrom('peliculas').selectAll().execute(), []);
+  });
+
+  test("when a participation of kind 'obra' names a movie's id and no work has it, then it is refused as a foreign key", async () => {
+    const pelicula = await insertPelicula(db);
+    const artista = await insertArtista(db);
+    assert.equal(await db.selectFrom('obras').select('id').where('id', '=', pelicula.id).executeTakeFirst(), undefined);
+
+    await assertRefused(
+      () => insertParticipacion(db, { artistas_dni: artista.dni, tipo_evento: 'obra', evento_id: pelicula.id }),
+      'foreign_key',
+    );
+
+    assert.deepEqual(await participacionIds(db), []);
+  });
+
+  test("when a participation's tipo_evento is not one of the three kinds, then it is refused as a check", async () => {
+    const pelicula = await insertPelicula(db);
+    const artista = await insertArtista(db);
+
+    await assertRefused(
+      () =>
+        sql`insert into participaciones (artistas_dni, tipo_evento, evento_id)
+            values (${artista.dni}, 'concierto', ${pelicula.id})`.execute(db),
+      'check',
+    );
+
+    assert.deepEqual(await participacionIds(db), []);
+  });
+
+  test('when a movie lasts 0 minutes, then it is refused as a check', async () => {
+    await assertRefused(() => insertPelicula(db, { duracion: 0 }), 'check');
+  });
+
+  test('when a movie title is empty, then it is refused as a check', async () => {
+    await assertRefused(() => insertPelicula(db, { titulo: '' }), 'check');
+  });
+
+  test('when a movie title has 256 characters, then it is refused as a check', async () => {
+    await assertRefused(() => insertPelicula(db, { titulo: 'x'.repeat(256) }), 'check');
+
+    const accepted = await insertPelicula(db, { titulo: 'x'.repeat(255) });
+    assert.equal(accepted.titulo.length, 255);
+  });
+
+  test('when an event date is not in the canonical form, then SQLite refuses it as a check', async () => {
+    await assertRefused(() => insertEventoUrbano(db, { fecha: '2025-10-10' }), 'check');
+
+    assert.deepEqual(await db.selectFrom('eventos_urbanos').selectAll().execute(), []);
+  });
+
+  test('when an artist has dni 0, then it is refused as a check', async () => {
+    await assertRefused(() => insertArtista(db, { dni: 0 }), 'check');
+
+    assert.deepEqual(await db.selectFrom('artistas').selectAll().execute(), []);
+  });
+
+  test('when the same artist takes part in the same item twice, then the second is refused as unique', async () => {
+    const pelicula = await insertPelicula(db);
+    const first = await insertParticipacion(db, { tipo_evento: 'pelicula', evento_id: pelicula.id });
+
+    await assertRefused(
+      () => insertParticipacion(db, { artistas_dni: first.artistas_dni, tipo_evento: 'pelicula', evento_id: pelicula.id }),
+      'unique',
+    );
+
+    assert.deepEqual(await participacionIds(db), [first.id]);
+  });
+
+  test("when a participation's tipo_evento is changed to a kind without that item, then it is refused as a foreign key", async () => {
+    const pelicula = await insertPelicula(db);
+    const participacion = await insertParticipacion(db, { tipo_evento: 'pelicula', evento_id: pelicula.id });
+    assert.equal(await db.selectFrom('obras').select('id').where('id', '=', pelicula.id).executeTakeFirst(), undefined);
+
+    await assertRefused(
+      () => db.updateTable('participaciones').set({ tipo_evento: 'obra' }).where('id', '=', participacion.id).execute(),
+      'foreign_key',
+    );
+
+    const stored = await db
+      .selectFrom('participaciones')
+      .select(['id', 'artistas_dni', 'tipo_evento', 'evento_id'])
+      .where('id', '=', participacion.id)
+      .executeTakeFirst();
+    assert.deepEqual(stored, participacion);
+  });
+
+  test('when a category is in use, then deleting it is refused as a foreign key and it is still there', async () => {
+    const categoria = await insertCategoria(db);
+    await insertObra(db, { categoria_id: categoria.id });
+
+    await assertRefused(() => db.deleteFrom('categorias').where('id', '=', categoria.id).execute(), 'foreign_key');
+
+    assert.deepEqual(await db.selectFrom('categorias').selectAll().where('id', '=', categoria.id).executeTakeFirst(), categoria);
+  });
+
+  test("when a movie is deleted, then its participations go with it but a work's participation with the same evento_id stays", async () => {
+    const pelicula = await insertPelicula(db, { id: 7 });
+    const obra = await insertObra(db, { id: 7 });
+    const artista = await insertArtista(db);
+    const ofPelicula = await insertParticipacion(db, { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: pelicula.id });
+    const ofObra = await insertParticipacion(db, { artistas_dni: artista.dni, tipo_evento: 'obra', evento_id: obra.id });
+
+    await db.deleteFrom('peliculas').where('id', '=', pelicula.id).execute();
+
+    assert.deepEqual(await participacionIds(db), [ofObra.id]);
+    assert.notEqual(ofPelicula.id, ofObra.id);
+    assert.ok(await db.selectFrom('obras').select('id').where('id', '=', obra.id).executeTakeFirst());
+  });
+});
+
+describe('migrations', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await tempDir();
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const applied = async (db: Db) =>
+    (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map((r) => r.name);
+  const schemaOf = async (db: Db) =>
+    (await sql<{ type: string; name: string; sql: string | null }>`select type, name, sql from sqlite_master order by type, name`.execute(db)).rows;
+
+  test('when a fresh store is migrated, then the catalogue migration is applied and recorded', async () => {
+    const db = openDatabase(`sqlite:${join(dir, 'store.sqlite')}`);
+    try {
+      assert.deepEqual(await migrateToLatest(db), ['0001_catalogue']);
+
+      assert.deepEqual(await applied(db), ['0001_catalogue']);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('when a migrated store is migrated again, then nothing is applied and nothing changes', async () => {
+    const db = openDatabase(`sqlite:${join(dir, 'store.sqlite')}`);
+    try {
+      await migrateToLatest(db);
+      const categoria = await insertCategoria(db);
+      const schema = await schemaOf(db);
+
+      assert.deepEqual(await migrateToLatest(db), []);
+
+      assert.deepEqual(await applied(db), ['0001_catalogue']);
+      assert.deepEqual(await schemaOf(db), schema);
+      assert.deepEqual(await db.selectFrom('categorias').selectAll().execute(), [categoria]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('when the same file is opened again and migrated, then nothing is applied and the data is kept', async () => {
+    const url = `sqlite:${join(dir, 'store.sqlite')}`;
+    const first = openDatabase(url);
+    await migrateToLatest(first);
+    const categoria = await insertCategoria(first);
+    await first.destroy();
+
+    const second = openDatabase(url);
+    try {
+      assert.deepEqual(await migrateToLatest(second), []);
+
+      assert.deepEqual(await applied(second), ['0001_catalogue']);
+      assert.deepEqual(await second.selectFrom('categorias').selectAll().execute(), [categoria]);
+    } finally {
+      await second.destroy();
+    }
+  });
+});
+
+describe('opening a store', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await tempDir();
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('when the SQLite file lies in folders that do not exist, then they are created', async () => {
+    const file = join(dir, 'a', 'b', 'c', 'store.sqlite');
+    const db = openDatabase(`sqlite:${file}`);
+    try {
+      assert.deepEqual(await migrateToLatest(db), ['0001_catalogue']);
+
+      assert.ok(existsSync(file));
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('when the URL names an unsupported store, then opening it throws an error naming DATABASE_URL', () => {
+    assert.throws(() => openDatabase('mysql://x'), { name: 'Error', message: /DATABASE_URL/ });
+  });
+});

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app.js';
+
+/** The service exactly as `npm start` builds it, on a private in-memory SQLite store. */
+export async function buildTestApp(databaseUrl = 'sqlite::memory:'): Promise<FastifyInstance> {
+  return buildApp({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+}
+
+export type Json = Record<string, unknown>;
+
+export function send(app: FastifyInstance, method: InjectOptions['method'], url: string, payload?: unknown) {
+  return app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+}
+
+/** `YYYY-MM-DDTHH:MM:SS.mmm`, local time: the error body's timestamp. */
+export const ERROR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
+/** `YYYY-MM-DDTHH:MM:SS`, local time: the delete body's timestamp. */
+export const DELETE_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+
+/** Asserts the spec's error body, exactly: its six fields and nothing else. */
+export function assertError(
+  res: LightMyRequestResponse,
+  status: number,
+  expected: { details: string | RegExp; moreInfo?: string | RegExp },
+): void {
+  assert.equal(res.statusCode, status, res.body);
+  assert.match(String(res.headers['content-type']), /^application\/json/);
+  const body = res.json<Json>();
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'details', 'location', 'moreInfo', 'timestamp', 'type']);
+  const path = new URL(res.raw.req.url ?? '/', 'http://x').pathname;
+  assert.equal(body.type, 'error');
+  assert.equal(body.code, String(status));
+  assert.equal(body.location, `uri=${path}`);
+  assert.match(String(body.timestamp), ERROR_TIMESTAMP);
+  matches(String(body.details), expected.details);
+  if (expected.moreInfo !== undefined) matches(String(body.moreInfo), expected.moreInfo);
+}
+
+function matches(actual: string, expected: string | RegExp) {
+  if (typeof expected === 'string') assert.equal(actual, expected);
+  else assert.match(actual, expected);
+}
+
+/** Creates through the API and returns the stored record; fails the test on anything but 201. */
+async function create<T extends Json>(app: FastifyInstance, url: string, payload: Json): Promise<T> {
+  const res = await send(app, 'POST', url, payload);
+  assert.equal(res.statusCode, 201, `POST ${url}: ${res.body}`);
+  return res.json<T>();
+}
+
+let counter = 0;
+/** A title no other record in this process has. */
+export const unique = (prefix: string) => `${prefix} ${++counter}`;
+
+export interface Categoria extends Json { id: number; nombre: string }
+export interface Pelicula extends Json { id: number; titulo: string; sipnosis: string; duracion: number; categoria_id: number }
+export interface Obra extends Json { id: number; titulo: string; descripcion: string; duracion: number; categoria_id: number }
+export interface EventoUrbano extends Json { id: number; titulo: string; descripcion: string; fecha: string; lugar: string; categoria_id: number }
+export interface Artista extends Json { dni: number; nombre: string; apellido: string; tipo: string; descripcion: string }
+export interface Participacion extends Json { id: number; artistas_dni: number; tipo_evento: string; evento_id: number }
+
+// Valid bodies, with overrides. Each test builds the rows it needs.
+export const categoriaBody = (o: Json = {}): Json => ({ nombre: unique('Categoría'), ...o });
+export const peliculaBody = (categoria_id: number, o: Json = {}): Json => ({
+  titulo: unique('Película'), sipnosis: 'Una historia.', duracion: 100, categoria_id, ...o,
+});
+export const obraBody = (categoria_id: number, o: Json = {}): Json => ({
+  titulo: unique('Obra'), descripcion: 'Una obra.', duracion: 90, categoria_id, ...o,
+});
+export const eventoUrbanoBody = (categoria_id: number, o: Json = {}): Json => ({
+  titulo: unique('Evento'), descripcion: 'Un evento.', fecha: '2025-10-10', lugar: 'Plaza Mayor', categoria_id, ...o,
+});
+export const artistaBody = (o: Json = {}): Json => ({
+  dni: 20000000 + ++counter, nombre: 'Ana', apellido: 'Pérez', tipo: 'actriz', descripcion: 'Actriz de teatro.', ...o,
+});
+
+export const createCategoria = (app: FastifyInstance, o: Json = {}) => create<Categoria>(app, '/categorias', categoriaBody(o));
+export async function createPelicula(app: FastifyInstance, o: Json = {}) {
+  const categoria_id = (o.categoria_id as number | undefined) ?? (await createCategoria(app)).id;
+  return create<Pelicula>(app, '/peliculas', peliculaBody(categoria_id, o));
+}
+export async function createObra(app: FastifyInstance, o: Json = {}) {
+  const categoria_id = (o.categoria_id as number | undefined) ?? (await createCategoria(app)).id;
+  return create<Obra>(app, '/Obras', obraBody(categoria_id, o));
+}
+export async function createEventoUrbano(app: FastifyInstance, o: Json = {}) {
+  const categoria_id = (o.categoria_id as number | undefined) ?? (await createCategoria(app)).id;
+  return create<EventoUrbano>(app, '/eventosUrbanos', eventoUrbanoBody(categoria_id, o));
+}
+export const createArtista = (app: FastifyInstance, o: Json = {}) => create<Artista>(app, '/artistas', artistaBody(o));
+export async function createParticipacion(app: FastifyInstance, o: Json = {}) {
+  const artistas_dni = (o.artistas_dni as number | undefined) ?? (await createArtista(app)).dni;
+  const tipo_evento = (o.tipo_evento as string | undefined) ?? 'pelicula';
+  const evento_id = (o.evento_id as number | undefined) ?? (await createPelicula(app)).id;
+  return create<Participacion>(app, '/participaciones', { artistas_dni, tipo_evento, evento_id, ...o });
+}

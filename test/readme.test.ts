@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
+
+/** The shell blocks of the README's "Examples" section, in order. */
+function readmeExamples(): string[] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.split('### Examples')[1]?.split('\n### ')[0] ?? '';
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'cartelera-readme-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+it('when the README examples run in order on a freshly seeded store, then every one succeeds', async () => {
+  const blocks = readmeExamples();
+  assert.ok(blocks.length >= 7, 'the README has its examples');
+
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  const env = { ...process.env, PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'store.sqlite')}`, LOG_LEVEL: 'warn' };
+
+  await run('npm', ['run', 'seed'], { cwd: root, env });
+  const child = spawn('npm', ['start'], { cwd: root, env, stdio: 'ignore' });
+  try {
+    const base = `127.0.0.1:${port}`;
+    for (let i = 0; i < 150; i++) {
+      if (await fetch(`http://${base}/health`).then((r) => r.ok, () => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Each curl prints its status and command; the examples' own text is run unchanged but for the address.
+    const wrapper = 'curl() { printf "%s " "$(command curl -s -o /dev/null -w "%{http_code}" "$@")"; echo "$*"; }\n';
+    const script = wrapper + blocks.join('\n').replaceAll('localhost:8080', base);
+    const { stdout } = await run('bash', ['-c', script], { cwd: root });
+    const lines = stdout.trim().split('\n');
+    assert.ok(lines.length >= 30, stdout);
+    for (const line of lines) assert.match(line, /^2\d\d /, `README example failed: ${line}`);
+  } finally {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  }
+});

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { buildTestApp } from './helpers.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'cartelera-server-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+interface Started { child: ChildProcess; base: string; output: () => string }
+
+/** Runs `npm start` exactly as a user would, and waits until /health answers. */
+async function npmStart(databaseUrl: string): Promise<Started> {
+  const port = await freePort();
+  const child = spawn('npm', ['start'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 150; attempt++) {
+    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+    try {
+      if ((await fetch(`${base}/health`)).ok) return { child, base, output: () => output };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`npm start did not answer /health:\n${output}`);
+}
+
+async function stop({ child }: Started, signal: NodeJS.Signals): Promise<number | null> {
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  const [code] = await exited;
+  return code as number | null;
+}
+
+describe('over a real port', () => {
+  it('when started with npm start, then it serves the interface, logs requests as JSON, and SIGTERM stops it with exit 0', async () => {
+    const server = await npmStart(`sqlite:${join(dir, 'a', 'store.sqlite')}`);
+    const created = await fetch(`${server.base}/categorias`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ nombre: 'Teatro clásico', secreto: 'no-debe-aparecer-en-los-logs' }),
+    });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.get('location'), '/categorias/Teatro%20cl%C3%A1sico');
+    const found = await fetch(`${server.base}/categorias/teatro%20clasico`);
+    assert.deepEqual(await found.json(), { id: 1, nombre: 'Teatro clásico' });
+
+    assert.equal(await stop(server, 'SIGTERM'), 0);
+    await assert.rejects(fetch(`${server.base}/health`));
+    const logs = server.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    assert.ok(logs.some((l) => l.msg === 'request completed' && l.res?.statusCode === 201));
+    assert.ok(logs.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
+    assert.doesNotMatch(server.output(), /no-debe-aparecer-en-los-logs/);
+  });
+
+  it('when restarted on the same SQLite file, then what was written is still there', async () => {
+    const databaseUrl = `sqlite:${join(dir, 'b.sqlite')}`;
+    const first = await npmStart(databaseUrl);
+    const res = await fetch(`${first.base}/artistas`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ dni: 30111222, nombre: 'Norma', apellido: 'Aleandro', tipo: 'actriz', descripcion: 'Actriz argentina.' }),
+    });
+    assert.equal(res.status, 201);
+    assert.equal(await stop(first, 'SIGINT'), 0);
+
+    const second = await npmStart(databaseUrl);
+    const again = await fetch(`${second.base}/artistas/30111222`);
+    assert.equal(again.status, 200);
+    assert.equal(((await again.json()) as { apellido: string }).apellido, 'Aleandro');
+    assert.equal(await stop(second, 'SIGTERM'), 0);
+  });
+
+  it('when the service closes during a request, then that request is still answered', async () => {
+    const app = await buildTestApp();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const body = JSON.stringify({ nombre: 'En vuelo' });
+    const answered = new Promise<{ status?: number; text: string }>((resolve, reject) => {
+      const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/categorias', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+      });
+      req.on('error', reject);
+      // Half the body now; the rest once the close has begun.
+      req.write(body.slice(0, 5));
+      setTimeout(() => {
+        closed = app.close();
+        setTimeout(() => req.end(body.slice(5)), 50);
+      }, 50);
+    });
+    let closed: Promise<void> | undefined;
+    const res = await answered;
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(JSON.parse(res.text), { id: 1, nombre: 'En vuelo' });
+    await closed;
+  });
+});
