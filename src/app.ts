@@ -2,28 +2,33 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { waitForStore } from './db/wait.js';
 import { errorHandler, methodAwareNotFound } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
+import { strictJsonBodies } from './http/json.js';
 import { validatorCompiler } from './http/validation.js';
 import { resources } from './resources/index.js';
 
-export type AppOptions = Pick<Config, 'DATABASE_URL' | 'LOG_LEVEL'>;
-
 /** The whole service, built the same way for `npm start`, the seed script and the tests. */
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const db = openDatabase(options.DATABASE_URL);
+export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: options.LOG_LEVEL },
+    logger: { level: config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
     // A 255-character title percent-encodes to about 3 KB of path.
     routerOptions: { maxParamLength: 4096 },
   });
+  const db = openDatabase(config.DATABASE_URL, {
+    poolMax: config.DATABASE_POOL_MAX,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    onIdleError: (error) => app.log.warn({ reason: error.message }, 'database connection lost'),
+  });
   app.addHook('onClose', () => db.destroy());
   try {
+    await waitForStore(db, app.log, config.DATABASE_WAIT_MS);
     const applied = await migrateToLatest(db);
     if (applied.length > 0) app.log.info({ migrations: applied }, 'migrations applied');
   } catch (error) {
-    await db.destroy();
+    await app.close();
     throw error;
   }
 
@@ -34,6 +39,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler(notFound.handler);
   // Bodies are JSON only: anything else is a 415.
   app.removeContentTypeParser('text/plain');
+  strictJsonBodies(app);
 
   for (const resource of resources) resource.register(app, db);
   healthRoutes(app, db);

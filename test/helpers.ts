@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 
 /** The service exactly as `npm start` builds it, on a private in-memory SQLite store. */
 export async function buildTestApp(databaseUrl = 'sqlite::memory:'): Promise<FastifyInstance> {
-  return buildApp({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+  return buildApp(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }));
 }
 
 export type Json = Record<string, unknown>;

@@ -1,15 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import type { Database, Db } from './schema.js';
 
+export interface StoreOptions {
+  /** PostgreSQL: most connections one process holds. */
+  poolMax: number;
+  /** PostgreSQL: a statement running longer is cancelled by the server. */
+  statementTimeoutMs: number;
+  /** Told of connection failures that no request is waiting on (say, the server restarting). */
+  onIdleError?: (error: Error) => void;
+}
+
 /** Opens the store named by a DATABASE_URL (see README, "Configuration"). */
-export function openDatabase(url: string): Db {
+export function openDatabase(url: string, options: StoreOptions = { poolMax: 10, statementTimeoutMs: 5000 }): Db {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    throw new Error('PostgreSQL is not supported yet; use a sqlite: DATABASE_URL');
-  }
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error(`DATABASE_URL must start with sqlite:, postgres:// or postgresql:// (got "${url}")`);
 }
 
@@ -23,4 +31,38 @@ function openSqlite(path: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+// What PostgreSQL answers differently from SQLite, made the same here and nowhere else:
+// bigint (dni, counts) arrives as text, and timestamps as text in the session's zone.
+const INT8 = 20;
+const TIMESTAMPTZ = 1184;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8) return (text: string) => Number(text);
+    if (oid === TIMESTAMPTZ) return canonicalTimestamp;
+    return pg.types.getTypeParser(oid, format);
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** `2025-10-10 15:30:00.5+00` (session in UTC) → `2025-10-10T15:30:00.500+00:00`. */
+function canonicalTimestamp(text: string): string {
+  const [date, time = '00:00:00'] = text.split(' ');
+  const [clock = '', fraction = ''] = time.replace(/\+00$/, '').split('.');
+  return `${date}T${clock}.${fraction.padEnd(3, '0').slice(0, 3)}+00:00`;
+}
+
+function openPostgres(url: string, options: StoreOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax,
+    connectionTimeoutMillis: 5000,
+    statement_timeout: options.statementTimeoutMs,
+    application_name: 'cartelera',
+    options: '-c TimeZone=UTC',
+    types,
+  });
+  // Without a listener, an idle connection dropped by the server would crash the process.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -53,6 +53,8 @@ export const messages = {
   routeNotFound: (method: string, path: string) => `No existe la ruta: ${method} ${path}`,
   methodNotAllowed: (method: string) => `El método ${method} no está permitido en esta ruta.`,
   malformedJson: 'El cuerpo de la petición no es un JSON válido.',
+  inexactNumber: (literal: string) =>
+    `El número ${literal} del cuerpo no puede representarse con exactitud; no se admite redondeado.`,
   emptyBody: 'El cuerpo de la petición está vacío; se esperaba un objeto JSON.',
   unsupportedMediaType: (type: string) =>
     type
