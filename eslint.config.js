@@ -12,7 +12,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', 'bench/**'],
+    files: ['scripts/**', 'bench/**', 'test/run.ts'],
     rules: { 'no-console': 'off' },
   },
 );

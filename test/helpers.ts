@@ -2,10 +2,20 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { backend, freshStore } from './stores.js';
 
-/** The service exactly as `npm start` builds it, on a private in-memory SQLite store. */
-export async function buildTestApp(databaseUrl = 'sqlite::memory:'): Promise<FastifyInstance> {
-  return buildApp(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }));
+/**
+ * The service exactly as `npm start` builds it, on a private store of this run's backend
+ * (in-memory SQLite, or a fresh PostgreSQL database dropped when the app closes).
+ */
+export async function buildTestApp(): Promise<FastifyInstance> {
+  // TEST_LOG_LEVEL=error shows the service's own log while debugging a test.
+  const LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
+  if (backend === 'sqlite') return buildApp(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL }));
+  const store = await freshStore();
+  const app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL }));
+  app.addHook('onClose', () => store.drop());
+  return app;
 }
 
 export type Json = Record<string, unknown>;

