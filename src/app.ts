@@ -20,7 +20,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const db = openDatabase(config.DATABASE_URL, {
     poolMax: config.DATABASE_POOL_MAX,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    onIdleError: (error) => app.log.warn({ reason: error.message }, 'database connection lost'),
+    onConnectionError: (error) => app.log.warn({ reason: error.message }, 'database connection lost'),
   });
   app.addHook('onClose', () => db.destroy());
   try {
@@ -28,6 +28,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) app.log.info({ migrations: applied }, 'migrations applied');
   } catch (error) {
+    app.log.fatal({ reason: error instanceof Error ? error.message : String(error) }, 'start-up failed');
     await app.close();
     throw error;
   }

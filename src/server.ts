@@ -2,7 +2,8 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
 const config = loadConfig();
-const app = await buildApp(config);
+// buildApp has logged why it could not start.
+const app = await buildApp(config).catch(() => process.exit(1));
 
 // Stop accepting, let in-flight requests finish, close the store, exit 0.
 let closing = false;

@@ -36,7 +36,14 @@ export async function startEmbeddedPostgres(): Promise<RunningPostgres> {
     password,
     persistent: false,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', `unix_socket_directories=${databaseDir}`],
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', `unix_socket_directories=${databaseDir}`,
+      '-c', 'max_connections=300',
+      // The tests provoke constraint errors by the thousand; logging each one is only noise.
+      '-c', 'log_min_error_statement=panic',
+      '-c', 'log_min_messages=warning',
+    ],
     onLog: () => {},
     onError: (error: unknown) => process.stderr.write(`embedded postgres: ${String(error)}\n`),
   });

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { freePort } from './embedded-postgres.js';
+import { npmStart, root } from './service.js';
 import { backend, freshStore, type TestStore } from './stores.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 
 /** The shell blocks of the README's "Examples" section, in order. */
@@ -26,18 +23,14 @@ it(`when the README examples run in order on a freshly seeded store, then every 
   const blocks = readmeExamples();
   assert.ok(blocks.length >= 7, 'the README has its examples');
 
-  const port = await freePort();
   store = await freshStore();
-  const env = { ...process.env, PORT: String(port), DATABASE_URL: store.url, LOG_LEVEL: 'warn' };
+  const env = { DATABASE_URL: store.url, LOG_LEVEL: 'warn' };
 
-  await run('npm', ['run', 'seed'], { cwd: root, env });
-  const child = spawn('npm', ['start'], { cwd: root, env, stdio: 'ignore' });
+  await run('npm', ['run', 'seed'], { cwd: root, env: { ...process.env, ...env } });
+  const service = await npmStart(env);
   try {
-    const base = `127.0.0.1:${port}`;
-    for (let i = 0; i < 150; i++) {
-      if (await fetch(`http://${base}/health`).then((r) => r.ok, () => false)) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await service.healthy();
+    const base = service.base.replace('http://', '');
     // Each curl prints its status and command; the examples' own text is run unchanged but for the address.
     const wrapper = 'curl() { printf "%s " "$(command curl -s -o /dev/null -w "%{http_code}" "$@")"; echo "$*"; }\n';
     const script = wrapper + blocks.join('\n').replaceAll('localhost:8080', base);
@@ -46,8 +39,6 @@ it(`when the README examples run in order on a freshly seeded store, then every 
     assert.ok(lines.length >= 30, stdout);
     for (const line of lines) assert.match(line, /^2\d\d /, `README example failed: ${line}`);
   } finally {
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
+    await service.stop();
   }
 });

@@ -5,7 +5,8 @@
 //
 // Files under test/sqlite/ and test/postgres/ run on that backend only; every other file on both.
 // Arguments narrow the run to some files: `npm test -- test/http/crud.test.ts`.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,23 +21,26 @@ const chosen = process.argv.slice(2).map((f) => relative(root, join(process.cwd(
 const files = chosen.length > 0 ? all.filter((f) => chosen.includes(f)) : all;
 const only = (backend: string) => files.filter((f) => !/^test\/(sqlite|postgres)\//.test(f) || f.startsWith(`test/${backend}/`));
 
-function runSuite(backend: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv): boolean {
+// Asynchronous on purpose: this process reads the embedded server's output, and a blocked event
+// loop would let that pipe fill until the server stalls.
+async function runSuite(backend: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv): Promise<boolean> {
   const suite = only(backend);
   if (suite.length === 0) return true;
   console.log(`\n# cartelera tests on ${backend} (${suite.length} files)\n`);
-  const { status } = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...suite], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...suite], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env, TEST_STORE: backend },
   });
-  return status === 0;
+  const [code] = await once(child, 'exit');
+  return code === 0;
 }
 
-let ok = runSuite('sqlite', {});
+let ok = await runSuite('sqlite', {});
 const external = process.env.TEST_DATABASE_URL;
 const server = external ? undefined : await startEmbeddedPostgres();
 try {
-  ok = runSuite('postgres', { TEST_DATABASE_URL: external ?? server?.url }) && ok;
+  ok = (await runSuite('postgres', { TEST_DATABASE_URL: external ?? server?.url })) && ok;
 } finally {
   await server?.stop();
 }

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { freePort } from './embedded-postgres.js';
 import { buildTestApp } from './helpers.js';
+import { logLines, npmStart } from './service.js';
 import { backend, freshStore, type TestStore } from './stores.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const stores: TestStore[] = [];
 after(() => Promise.all(stores.map((s) => s.drop())));
 
@@ -19,43 +15,10 @@ async function storeUrl(): Promise<string> {
   return store.url;
 }
 
-interface Started { child: ChildProcess; base: string; output: () => string }
-
-/** Runs `npm start` exactly as a user would, and waits until /health answers. */
-async function npmStart(databaseUrl: string): Promise<Started> {
-  const port = await freePort();
-  const child = spawn('npm', ['start'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const base = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 150; attempt++) {
-    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { child, base, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`npm start did not answer /health:\n${output}`);
-}
-
-async function stop({ child }: Started, signal: NodeJS.Signals): Promise<number | null> {
-  const exited = once(child, 'exit');
-  child.kill(signal);
-  const [code] = await exited;
-  return code as number | null;
-}
-
 describe(`over a real port (${backend})`, () => {
   it('when started with npm start, then it serves the interface, logs requests as JSON, and SIGTERM stops it with exit 0', async () => {
-    const server = await npmStart(await storeUrl());
+    const server = await npmStart({ DATABASE_URL: await storeUrl() });
+    await server.healthy();
     const created = await fetch(`${server.base}/categorias`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -66,9 +29,9 @@ describe(`over a real port (${backend})`, () => {
     const found = await fetch(`${server.base}/categorias/teatro%20clasico`);
     assert.deepEqual(await found.json(), { id: 1, nombre: 'Teatro clásico' });
 
-    assert.equal(await stop(server, 'SIGTERM'), 0);
+    assert.equal(await server.stop('SIGTERM'), 0);
     await assert.rejects(fetch(`${server.base}/health`));
-    const logs = server.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    const logs = logLines(server.output()) as { msg?: string; signal?: string; res?: { statusCode?: number } }[];
     assert.ok(logs.some((l) => l.msg === 'request completed' && l.res?.statusCode === 201));
     assert.ok(logs.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
     assert.doesNotMatch(server.output(), /no-debe-aparecer-en-los-logs/);
@@ -76,20 +39,22 @@ describe(`over a real port (${backend})`, () => {
 
   it('when restarted on the same store, then what was written is still there', async () => {
     const databaseUrl = await storeUrl();
-    const first = await npmStart(databaseUrl);
+    const first = await npmStart({ DATABASE_URL: databaseUrl });
+    await first.healthy();
     const res = await fetch(`${first.base}/artistas`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ dni: 30111222, nombre: 'Norma', apellido: 'Aleandro', tipo: 'actriz', descripcion: 'Actriz argentina.' }),
     });
     assert.equal(res.status, 201);
-    assert.equal(await stop(first, 'SIGINT'), 0);
+    assert.equal(await first.stop('SIGINT'), 0);
 
-    const second = await npmStart(databaseUrl);
+    const second = await npmStart({ DATABASE_URL: databaseUrl });
+    await second.healthy();
     const again = await fetch(`${second.base}/artistas/30111222`);
     assert.equal(again.status, 200);
     assert.equal(((await again.json()) as { apellido: string }).apellido, 'Aleandro');
-    assert.equal(await stop(second, 'SIGTERM'), 0);
+    assert.equal(await second.stop('SIGTERM'), 0);
   });
 
   it('when the service closes during a request, then that request is still answered', async () => {

@@ -10,8 +10,8 @@ export interface StoreOptions {
   poolMax: number;
   /** PostgreSQL: a statement running longer is cancelled by the server. */
   statementTimeoutMs: number;
-  /** Told of connection failures that no request is waiting on (say, the server restarting). */
-  onIdleError?: (error: Error) => void;
+  /** Told when a connection fails (say, the server restarting); the query on it, if any, fails too. */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** Opens the store named by a DATABASE_URL (see README, "Configuration"). */
@@ -62,7 +62,10 @@ function openPostgres(url: string, options: StoreOptions): Db {
     options: '-c TimeZone=UTC',
     types,
   });
-  // Without a listener, an idle connection dropped by the server would crash the process.
-  pool.on('error', (error) => options.onIdleError?.(error));
+  // A connection that fails emits 'error'; with no listener that is an uncaught exception. The pool
+  // listens only while a connection is idle, not while a query holds it, so listen on every one.
+  const onError = (error: Error) => options.onConnectionError?.(error);
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

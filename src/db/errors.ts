@@ -17,3 +17,20 @@ export function violationOf(error: unknown): Violation | undefined {
   if (code === 'SQLITE_CONSTRAINT_TRIGGER' && String(message).includes('FOREIGN KEY')) return 'foreign_key';
   return SQLITE[code] ?? POSTGRES[code];
 }
+
+// Connection-level failures: the store is down, restarting, unreachable or overloaded. The request
+// may succeed later, so they answer 503, not 500.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  '57P01', '57P02', '57P03', // PostgreSQL shutting down, crashed, not yet accepting
+  '53300', // too many connections
+  '57014', // statement cancelled by statement_timeout
+  'SQLITE_BUSY', 'SQLITE_CANTOPEN',
+]);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/;
+
+export function isStoreUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+}

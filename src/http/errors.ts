@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { isStoreUnavailable } from '../db/errors.js';
 import { messages, type Nouns, type Operation } from './messages.js';
 import { localDateTimeMillis } from './time.js';
 import { validationSentences } from './validation.js';
@@ -72,7 +73,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
 /** Turns anything thrown while serving a request into the error body; 5xx details stay in the log. */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const { status, details } = describe(error, request);
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  if (status === 503) {
+    request.log.warn({ reason: error.message }, 'store unavailable');
+    reply.header('retry-after', '1');
+  } else if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+  }
   return sendError(request, reply, status, details);
 }
 
@@ -92,6 +98,7 @@ function describe(error: FastifyError, request: FastifyRequest): { status: numbe
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, details: messages.bodyTooLarge };
   }
+  if (isStoreUnavailable(error)) return { status: 503, details: messages.storeUnavailable };
   // secure-json-parse refusing __proto__/constructor keys, and other malformed bodies.
   if (error instanceof SyntaxError) return { status: 400, details: messages.malformedJson };
   const status = error.statusCode ?? 500;

@@ -14,7 +14,7 @@ export function healthRoutes(app: FastifyInstance, db: Db) {
       try {
         await sql`select 1`.execute(db);
       } catch (error) {
-        request.log.warn({ err: error }, 'health check: store unavailable');
+        request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'health check: store unavailable');
         throw new HttpError(503, messages.storeUnavailable);
       }
       return { status: 'ok' as const };
