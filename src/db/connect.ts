@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { canonicalFecha } from './fecha.js';
 import type { Database, Db } from './schema.js';
 
 export interface StoreOptions {
@@ -34,7 +35,7 @@ function openSqlite(path: string): Db {
 }
 
 // What PostgreSQL answers differently from SQLite, made the same here and nowhere else:
-// bigint (dni, counts) arrives as text, and timestamps as text in the session's zone.
+// bigint (dni, counts) arrives as text, and timestamps as text in the session's time zone.
 const INT8 = 20;
 const TIMESTAMPTZ = 1184;
 const types = {
@@ -45,11 +46,15 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
-/** `2025-10-10 15:30:00.5+00` (session in UTC) → `2025-10-10T15:30:00.500+00:00`. */
+/**
+ * `2025-10-10 10:30:00.5-05` (ISO DateStyle, any session time zone) → `2025-10-10T15:30:00.500+00:00`.
+ * No session setting is assumed, so connection poolers that refuse startup options work too.
+ */
 function canonicalTimestamp(text: string): string {
-  const [date, time = '00:00:00'] = text.split(' ');
-  const [clock = '', fraction = ''] = time.replace(/\+00$/, '').split('.');
-  return `${date}T${clock}.${fraction.padEnd(3, '0').slice(0, 3)}+00:00`;
+  const iso = text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
+  const canonical = canonicalFecha(iso);
+  if (canonical === undefined) throw new Error(`unexpected timestamp from PostgreSQL: ${text}`);
+  return canonical;
 }
 
 function openPostgres(url: string, options: StoreOptions): Db {
@@ -59,7 +64,6 @@ function openPostgres(url: string, options: StoreOptions): Db {
     connectionTimeoutMillis: 5000,
     statement_timeout: options.statementTimeoutMs,
     application_name: 'cartelera',
-    options: '-c TimeZone=UTC',
     types,
   });
   // A connection that fails emits 'error'; with no listener that is an uncaught exception. The pool

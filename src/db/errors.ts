@@ -25,6 +25,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', '57P02', '57P03', // PostgreSQL shutting down, crashed, not yet accepting
   '53300', // too many connections
   '57014', // statement cancelled by statement_timeout
+  '40001', '40P01', // serialization failure, deadlock: the same request may succeed if retried
   'SQLITE_BUSY', 'SQLITE_CANTOPEN',
 ]);
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/;
