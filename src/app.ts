@@ -1,13 +1,20 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { openDatabase } from './db/connect.js';
+import { isCanonicalFecha } from './db/fecha.js';
 import { migrateToLatest } from './db/migrate.js';
 import { waitForStore } from './db/wait.js';
+import { conditionalGets } from './http/conditional.js';
 import { errorHandler, methodAwareNotFound } from './http/errors.js';
+import { crossOrigin } from './http/cors.js';
 import { healthRoutes } from './http/health.js';
 import { strictJsonBodies } from './http/json.js';
+import { metricsRoutes } from './http/metrics.js';
+import { openApi } from './http/openapi.js';
+import { echoRequestId, requestIdOf } from './http/requestId.js';
 import { validatorCompiler } from './http/validation.js';
 import { resources } from './resources/index.js';
+import { relationsOf } from './resources/relations.js';
 
 /** The whole service, built the same way for `npm start`, the seed script and the tests. */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
@@ -16,7 +23,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // A 255-character title percent-encodes to about 3 KB of path.
     routerOptions: { maxParamLength: 4096 },
+    // The serializer checks `anyOf` branches (a participation's evento) with Ajv, which must know our format.
+    serializerOpts: { ajv: { formats: { fecha: isCanonicalFecha } } },
+    // An incoming X-Request-Id is vetted by requestIdOf, never taken as is.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
   });
+  echoRequestId(app);
   const db = openDatabase(config.DATABASE_URL, {
     poolMax: config.DATABASE_POOL_MAX,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
@@ -33,6 +46,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     throw error;
   }
 
+  // Before the 404/405 mirror below sees routes: its catch-all OPTIONS route would make every path "known".
+  await crossOrigin(app, config.CORS_ORIGIN);
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   const notFound = methodAwareNotFound();
@@ -41,8 +56,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Bodies are JSON only: anything else is a 415.
   app.removeContentTypeParser('text/plain');
   strictJsonBodies(app);
+  conditionalGets(app);
 
-  for (const resource of resources) resource.register(app, db);
+  // Before the routes, so that the description and the request metrics see every one of them.
+  await openApi(app);
+  if (config.METRICS_ENABLED) metricsRoutes(app, { token: config.METRICS_TOKEN });
+  for (const resource of resources) resource.register(app, db, relationsOf(resource));
   healthRoutes(app, db);
   return app;
 }

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import type { Db } from './schema.js';
 
 /**
  * Everything that differs between SQLite and PostgreSQL in the schema lives here, so migrations
@@ -6,7 +7,7 @@ import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely } from 
  */
 export type DialectName = 'sqlite' | 'postgres';
 
-export function dialectOf(db: Kysely<unknown>): DialectName {
+export function dialectOf<DB>(db: Kysely<DB>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
@@ -27,4 +28,14 @@ export function fechaColumn(dialect: DialectName) {
         check: (col: ColumnDefinitionBuilder) =>
           col.notNull().check(sql`fecha GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]+00:00'`),
       };
+}
+
+/**
+ * Inside a transaction, holds the row until commit so a check on it (If-Match) stays true until
+ * the write. SQLite needs nothing: one connection per process writes at a time.
+ */
+export async function lockRow(trx: Db, table: string, key: string, value: number): Promise<void> {
+  if (dialectOf(trx) === 'postgres') {
+    await sql`select 1 from ${sql.table(table)} where ${sql.ref(key)} = ${value} for update`.execute(trx);
+  }
 }

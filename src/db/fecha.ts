@@ -8,6 +8,9 @@ const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 
+/** Whether `value` is a real instant written in the canonical form. */
+export const isCanonicalFecha = (value: string): boolean => canonicalFecha(value) === value;
+
 /** The canonical form of `value`, or undefined when it is not a real date or date-time. */
 export function canonicalFecha(value: string): string | undefined {
   const date = DATE.exec(value);

@@ -13,3 +13,12 @@ export function normalizeKey(value: string): string {
     .toLowerCase()
     .normalize('NFC');
 }
+
+/** `row` plus the normalized key column of each text field named: what a store writes. */
+export function withKeys<T extends Record<K, string>, K extends string>(
+  row: T,
+  ...fields: K[]
+): T & Record<`${K}_clave`, string> {
+  const keys = Object.fromEntries(fields.map((field) => [`${field}_clave`, normalizeKey(row[field])]));
+  return { ...row, ...keys } as T & Record<`${K}_clave`, string>;
+}

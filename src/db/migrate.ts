@@ -1,6 +1,7 @@
 import { Migrator, type Migration } from 'kysely';
 import type { Db } from './schema.js';
 import * as catalogue from './migrations/0001_catalogue.js';
+import * as textKeys from './migrations/0002_text_keys.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -9,6 +10,7 @@ import * as catalogue from './migrations/0001_catalogue.js';
  */
 const migrations: Record<string, Migration> = {
   '0001_catalogue': catalogue,
+  '0002_text_keys': textKeys,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -1,7 +1,8 @@
 import type { Generated, Kysely } from 'kysely';
 
-// The tables as Kysely sees them. Each `*_clave` column holds the normalized key (see keys.ts)
-// that the unique index compares; it is never answered to clients.
+// The tables as Kysely sees them. Each `<field>_clave` column holds the normalized form of a text
+// field (see keys.ts): unique indexes, lookups, filters and search compare these. They are never
+// answered to clients.
 export interface CategoriasTable {
   id: Generated<number>;
   nombre: string;
@@ -13,6 +14,7 @@ export interface PeliculasTable {
   titulo: string;
   titulo_clave: string;
   sipnosis: string;
+  sipnosis_clave: string;
   duracion: number;
   categoria_id: number;
 }
@@ -22,6 +24,7 @@ export interface ObrasTable {
   titulo: string;
   titulo_clave: string;
   descripcion: string;
+  descripcion_clave: string;
   duracion: number;
   categoria_id: number;
 }
@@ -31,18 +34,24 @@ export interface EventosUrbanosTable {
   titulo: string;
   titulo_clave: string;
   descripcion: string;
+  descripcion_clave: string;
   /** Always the canonical `YYYY-MM-DDTHH:MM:SS.mmm+00:00` text (see fecha.ts). */
   fecha: string;
   lugar: string;
+  lugar_clave: string;
   categoria_id: number;
 }
 
 export interface ArtistasTable {
   dni: number;
   nombre: string;
+  nombre_clave: string;
   apellido: string;
+  apellido_clave: string;
   tipo: string;
+  tipo_clave: string;
   descripcion: string;
+  descripcion_clave: string;
 }
 
 export interface ParticipacionesTable {

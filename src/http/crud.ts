@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import { lockRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
-import type { Db } from '../db/schema.js';
-import { badRequest, ErrorBody, notFound, requestPath, type RouteMeta } from './errors.js';
+import { listRows } from '../db/listing.js';
+import type { Database, Db } from '../db/schema.js';
+import type { Relations } from '../resources/relations.js';
+import { checkIfMatch } from './conditional.js';
+import { badRequest, ErrorBody, notFound, requestPath } from './errors.js';
+import { fieldKinds, linkHeader, listQuerySchema, parseListQuery, parseRelations, usesListQuery, type RawQuery } from './listQuery.js';
 import { messages, type Nouns, type Operation } from './messages.js';
 import { localDateTime } from './time.js';
 
@@ -10,6 +15,8 @@ import { localDateTime } from './time.js';
 export interface Store<Item, Create, Fields, Lookup> {
   list(): Promise<Item[]>;
   find(lookup: Lookup): Promise<Item | undefined>;
+  /** The record with this key. */
+  get(key: number): Promise<Item | undefined>;
   create(input: Create): Promise<Item>;
   update(key: number, fields: Fields): Promise<Item | undefined>;
   /** False when there was nothing to delete. */
@@ -28,6 +35,8 @@ export interface ResourceDefinition<
 > {
   /** Base path, exactly as the interface spells it. */
   path: string;
+  /** The table its records live in. */
+  table: keyof Database;
   nouns: Nouns;
   /** The record's key: its name and type. */
   key: { name: K; schema: TSchema; chosenByClient: ClientKey };
@@ -59,15 +68,20 @@ export const DeleteBody = Type.Object({
 
 export interface CrudResource {
   path: string;
+  table: keyof Database;
   nouns: Nouns;
-  register(app: FastifyInstance, db: Db): void;
+  /** The record as answered. */
+  item: TObject;
+  register(app: FastifyInstance, db: Db, relations: Relations): void;
 }
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
+type Row = Record<string, unknown>;
 
 /**
- * The five routes of a resource, written once: statuses, the error body, Location, the delete
- * body and the mapping of integrity refusals to the contract's 400s all live here.
+ * The routes of a resource, written once: statuses, the error body, Location, the delete body,
+ * list parameters, relations, conditional writes and the mapping of integrity refusals to the
+ * contract's 400s all live here.
  */
 export function defineResource<
   K extends string,
@@ -75,31 +89,50 @@ export function defineResource<
   L extends TSchema,
   ClientKey extends boolean,
 >(def: ResourceDefinition<K, F, L, ClientKey>): CrudResource {
-  const { path, nouns, key, lookup } = def;
+  const { path, table, nouns, key, lookup } = def;
   const Item = Type.Object({ [key.name]: key.schema, ...def.fields });
   const Fields = Type.Object(def.fields);
   const Create = key.chosenByClient ? Item : Fields;
   const Update = Type.Object({ ...def.fields, [key.name]: Type.Optional(key.schema) });
+  const Patch = Type.Partial(Update);
   const KeyParams = Type.Object({ [key.name]: key.schema });
   const LookupParams = Type.Object({ [lookup.param]: lookup.schema });
-  const route = (operation: Operation) => ({ nouns, operation }) satisfies RouteMeta;
+  const kinds = fieldKinds(Item);
+  const fieldNames = Object.keys(def.fields);
+  const route = (operation: Operation) => ({ nouns, operation });
 
-  function register(app: FastifyInstance, db: Db) {
+  /** The record exactly as GET answers it, which is what its ETag is computed from. */
+  const representation = (record: Row) => JSON.stringify(Object.fromEntries(Object.keys(Item.properties).map((k) => [k, record[k]])));
+
+  function register(app: FastifyInstance, db: Db, relations: Relations) {
     const store = def.store(db);
     type Item = Awaited<ReturnType<typeof store.list>>[number];
     type Fields = Parameters<typeof store.update>[1];
     type Body = Fields & Partial<Record<K, number>>;
 
+    const names = { expand: Object.keys(relations.expand), embed: Object.keys(relations.embed) };
+    // The record, plus whatever _expand/_embed may attach.
+    const Answer = Type.Object({
+      ...Item.properties,
+      ...Object.fromEntries(
+        [...Object.entries(relations.expand), ...Object.entries(relations.embed)].map(([name, r]) => [name, Type.Optional(r.schema)]),
+      ),
+    });
+    async function attach(rows: Row[], query: { expand: string[]; embed: string[] }) {
+      for (const name of query.expand) await relations.expand[name]?.attach(db, rows, name);
+      for (const name of query.embed) await relations.embed[name]?.attach(db, rows, name);
+    }
+
     /** Runs a write, turning the store's integrity refusals into the contract's 400s. */
-    async function guarded<T>(body: Body, write: () => Promise<T>): Promise<T> {
+    async function guarded<T>(body: () => Body, write: () => Promise<T>): Promise<T> {
       try {
         return await write();
       } catch (error) {
         switch (violationOf(error)) {
           case 'unique':
-            throw badRequest(messages.duplicate(nouns, def.uniqueValue(body)));
+            throw badRequest(messages.duplicate(nouns, def.uniqueValue(body())));
           case 'foreign_key': {
-            const missing = (await store.missingReferences?.(body)) ?? [];
+            const missing = (await store.missingReferences?.(body())) ?? [];
             throw badRequest(missing.join(' ') || messages.brokenReference);
           }
           case 'check':
@@ -110,16 +143,46 @@ export function defineResource<
       }
     }
 
-    app.get(path, { schema: { response: { 200: Type.Array(Item), ...errors } }, config: route('read') }, () =>
-      store.list(),
+    /** Runs `write` on the record in a transaction, after checking the request's If-Match against it. */
+    function conditionally<T>(request: FastifyRequest, id: number, write: (current: Item | undefined, s: typeof store) => Promise<T>) {
+      return db.transaction().execute(async (trx) => {
+        const s = def.store(trx);
+        await lockRow(trx, table, key.name, id);
+        const current = await s.get(id);
+        checkIfMatch(request, current && representation(current));
+        return write(current, s);
+      });
+    }
+
+    app.get(
+      path,
+      { schema: { querystring: listQuerySchema(kinds, names), response: { 200: Type.Array(Answer), ...errors } }, config: route('read') },
+      async (request, reply) => {
+        const raw = request.query as RawQuery;
+        // Without list parameters, the interface's own answer: the whole table.
+        if (!usesListQuery(raw, kinds)) return store.list();
+        const query = parseListQuery(raw, kinds, names);
+        const { rows, total } = await listRows(db, { table, key: key.name, kinds }, query);
+        await attach(rows as Row[], query);
+        reply.header('x-total-count', total);
+        if (query.window) reply.header('link', linkHeader(path, raw, query.window, total));
+        return rows;
+      },
     );
 
     app.get(
       `${path}/:${lookup.param}`,
-      { schema: { params: LookupParams, response: { 200: Item, ...errors } }, config: route('read') },
+      {
+        schema: { params: LookupParams, querystring: listQuerySchema({}, names), response: { 200: Answer, ...errors } },
+        config: route('read'),
+      },
       async (request) => {
         const value = paramOf<Static<L>>(request, lookup.param);
-        return (await store.find(value)) ?? notFoundThrow(messages.notFoundByLookup(nouns, value));
+        const found = await store.find(value);
+        if (!found) throw notFound(messages.notFoundByLookup(nouns, value));
+        const raw = request.query as RawQuery;
+        await attach([found], { expand: parseRelations('_expand', raw, names.expand), embed: parseRelations('_embed', raw, names.embed) });
+        return found;
       },
     );
 
@@ -129,7 +192,7 @@ export function defineResource<
       async (request, reply) => {
         // Ajv has validated the body against Create.
         const body = request.body as Parameters<typeof store.create>[0] & Body;
-        const created = await guarded(body, () => store.create(body));
+        const created = await guarded(() => body, () => store.create(body));
         return reply.code(201).header('location', def.location(created)).send(created);
       },
     );
@@ -140,14 +203,34 @@ export function defineResource<
       async (request) => {
         const id = paramOf<number>(request, key.name);
         // Ajv has validated the body against Update.
-        const { [key.name]: bodyKey, ...fields } = request.body as Body;
-        if (bodyKey !== undefined && bodyKey !== id) {
-          throw badRequest(messages.keyMismatch(key.name, bodyKey, id));
-        }
-        const updated: Item | undefined = await guarded(request.body as Body, () =>
-          store.update(id, fields as Fields),
+        const body = request.body as Body;
+        const fields = withoutKey(body, id) as Fields;
+        const updated = await guarded(
+          () => body,
+          () => (request.headers['if-match'] === undefined ? store.update(id, fields) : conditionally(request, id, (_, s) => s.update(id, fields))),
         );
         return updated ?? notFoundThrow(messages.notFoundById(nouns, id));
+      },
+    );
+
+    app.patch(
+      `${path}/:${key.name}`,
+      { schema: { params: KeyParams, body: Patch, response: { 200: Item, ...errors } }, config: route('update') },
+      async (request) => {
+        const id = paramOf<number>(request, key.name);
+        // A JSON merge patch (RFC 7396), each field validated as in PUT; the rest is kept.
+        const patch = withoutKey(request.body as Partial<Body>, id);
+        let merged: Body | undefined;
+        const patched = await guarded(
+          () => merged ?? (patch as Body),
+          () =>
+            conditionally(request, id, (current, s) => {
+              if (!current) return Promise.resolve(undefined);
+              merged = { ...pick(current, fieldNames), ...patch } as Body;
+              return s.update(id, merged as Fields);
+            }),
+        );
+        return patched ?? notFoundThrow(messages.notFoundById(nouns, id));
       },
     );
 
@@ -158,7 +241,9 @@ export function defineResource<
         const id = paramOf<number>(request, key.name);
         let removed: boolean;
         try {
-          removed = await store.remove(id);
+          removed = await (request.headers['if-match'] === undefined
+            ? store.remove(id)
+            : conditionally(request, id, (_, s) => s.remove(id)));
         } catch (error) {
           if (violationOf(error) !== 'foreign_key' || !store.stillUsed) throw error;
           throw badRequest(await store.stillUsed(id));
@@ -173,9 +258,20 @@ export function defineResource<
         });
       },
     );
+
+    /** The body without its key, which must name the same record as the path (or be absent). */
+    function withoutKey<B extends Partial<Body>>(body: B, id: number): Omit<B, K> {
+      const { [key.name]: bodyKey, ...rest } = body;
+      if (bodyKey !== undefined && bodyKey !== id) throw badRequest(messages.keyMismatch(key.name, bodyKey, id));
+      return rest as Omit<B, K>;
+    }
   }
 
-  return { path, nouns, register };
+  return { path, table, nouns, item: Item, register };
+}
+
+function pick(record: Row, names: string[]): Row {
+  return Object.fromEntries(names.map((name) => [name, record[name]]));
 }
 
 function paramOf<T>(request: FastifyRequest, name: string): T {

@@ -37,6 +37,12 @@ export interface RouteMeta {
   nouns?: Nouns;
   operation?: Operation;
 }
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    nouns?: Nouns;
+    operation?: Operation;
+  }
+}
 
 /** The request path as the client sent it, without the query. */
 export function requestPath(request: FastifyRequest): string {
@@ -62,7 +68,7 @@ function moreInfo(request: FastifyRequest, status: number, path: string): string
   if (status === 405) return m.methodNotAllowed(path);
   if (status === 503) return m.unavailable(path);
   if (status >= 500) return m.internal(path);
-  const { nouns, operation } = (request.routeOptions.config ?? {}) as RouteMeta;
+  const { nouns, operation } = request.routeOptions.config;
   return nouns && operation ? m[operation](nouns, path) : m.general(path);
 }
 

@@ -14,7 +14,8 @@ const NUMBER = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 export function strictJsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  // PATCH bodies are JSON merge patches (RFC 7396); plain application/json is accepted too.
+  app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (request, body, done) => {
     parse(request, body as string, (error, value) => {
       if (error) return done(error, undefined);
       const inexact = firstInexactNumber(body as string);

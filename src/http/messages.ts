@@ -62,8 +62,23 @@ export const messages = {
       : 'Falta el tipo de contenido; envíe el cuerpo como application/json.',
   bodyTooLarge: 'El cuerpo de la petición supera el límite de 1 MiB.',
   badRequest: 'La petición no es válida.',
+  preconditionFailed: 'El registro cambió desde que lo leyó: la condición If-Match no se cumple.',
   internal: 'Error interno del servidor.',
   storeUnavailable: 'La base de datos no está disponible.',
+
+  /** The list query parameters (README, "Lists: pages, filters, search, sort"). */
+  query: {
+    likeOnText: (param: string) => `El parámetro '${param}' solo se admite en campos de texto.`,
+    order: "El parámetro '_order' debe ser asc o desc.",
+    sortField: (field: string, fields: string[]) =>
+      `El parámetro '_sort' nombra un campo que no existe: ${field} (campos: ${fields.join(', ')}).`,
+    endAfterStart: "El parámetro '_end' debe ser mayor que '_start'.",
+    pageTooLarge: (max: number) => `Una página no puede tener más de ${max} registros.`,
+    relation: (param: string, name: string, allowed: readonly string[]) =>
+      allowed.length > 0
+        ? `El parámetro '${param}' no admite '${name}' (admite: ${allowed.join(', ')}).`
+        : `El parámetro '${param}' no se admite en esta ruta.`,
+  },
 
   validation: {
     bodyNotObject: 'El cuerpo de la petición debe ser un objeto JSON.',

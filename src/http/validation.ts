@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { canonicalFecha } from '../db/fecha.js';
+import { canonicalFecha, isCanonicalFecha } from '../db/fecha.js';
 import { messages } from './messages.js';
 
 /**
@@ -14,7 +14,7 @@ import { messages } from './messages.js';
 // removeAdditional: unknown body fields are dropped here, so they can never reach the store.
 const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: 'all', verbose: true, strict: true });
 // After normalization a real date is in canonical form; anything else was not a real date.
-ajv.addFormat('fecha', (value: string) => canonicalFecha(value) === value);
+ajv.addFormat('fecha', isCanonicalFecha);
 
 type JsonSchema = { type?: string; format?: string; properties?: Record<string, JsonSchema> };
 type Normalize = (value: unknown) => unknown;

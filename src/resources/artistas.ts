@@ -1,7 +1,9 @@
+import { withKeys } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
 import { Dni, LongText, ShortText } from '../http/fields.js';
 
 export const artistas = defineResource({
+  table: 'artistas',
   path: '/artistas',
   nouns: {
     the: 'el artista',
@@ -20,9 +22,10 @@ export const artistas = defineResource({
   uniqueValue: (a) => a.dni,
   store: (db) => ({
     list: () => db.selectFrom('artistas').selectAll().orderBy('dni').execute(),
+    get: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
     find: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
-    create: (a) => db.insertInto('artistas').values(a).returningAll().executeTakeFirstOrThrow(),
-    update: (dni, a) => db.updateTable('artistas').set(a).where('dni', '=', dni).returningAll().executeTakeFirst(),
+    create: (a) => db.insertInto('artistas').values(withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')).returningAll().executeTakeFirstOrThrow(),
+    update: (dni, a) => db.updateTable('artistas').set(withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')).where('dni', '=', dni).returningAll().executeTakeFirst(),
     // The artist's participations go with it (ON DELETE CASCADE).
     remove: async (dni) => (await db.deleteFrom('artistas').where('dni', '=', dni).executeTakeFirst()).numDeletedRows > 0n,
   }),

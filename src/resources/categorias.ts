@@ -1,9 +1,10 @@
-import { normalizeKey } from '../db/keys.js';
+import { normalizeKey, withKeys } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
 import { Id, ShortText } from '../http/fields.js';
 import { messages } from '../http/messages.js';
 
 export const categorias = defineResource({
+  table: 'categorias',
   path: '/categorias',
   nouns: {
     the: 'la categoría',
@@ -21,12 +22,13 @@ export const categorias = defineResource({
   uniqueValue: (c) => c.nombre,
   store: (db) => ({
     list: () => db.selectFrom('categorias').selectAll().orderBy('id').execute(),
+    get: (id) => db.selectFrom('categorias').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (nombre) =>
       db.selectFrom('categorias').selectAll().where('nombre_clave', '=', normalizeKey(nombre)).executeTakeFirst(),
     create: (c) =>
-      db.insertInto('categorias').values({ ...c, nombre_clave: normalizeKey(c.nombre) }).returningAll().executeTakeFirstOrThrow(),
+      db.insertInto('categorias').values(withKeys(c, 'nombre')).returningAll().executeTakeFirstOrThrow(),
     update: (id, c) =>
-      db.updateTable('categorias').set({ ...c, nombre_clave: normalizeKey(c.nombre) }).where('id', '=', id).returningAll().executeTakeFirst(),
+      db.updateTable('categorias').set(withKeys(c, 'nombre')).where('id', '=', id).returningAll().executeTakeFirst(),
     // Movies, works and events restrict the delete of a category they use (foreign keys).
     remove: async (id) => (await db.deleteFrom('categorias').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
     stillUsed: async (id) => {

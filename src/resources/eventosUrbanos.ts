@@ -1,9 +1,10 @@
-import { normalizeKey } from '../db/keys.js';
+import { normalizeKey, withKeys } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
 import { Fecha, Id, LongText, ShortText } from '../http/fields.js';
 import { missingCategoria } from './references.js';
 
 export const eventosUrbanos = defineResource({
+  table: 'eventos_urbanos',
   path: '/eventosUrbanos',
   nouns: {
     the: 'el evento',
@@ -21,12 +22,13 @@ export const eventosUrbanos = defineResource({
   uniqueValue: (e) => e.titulo,
   store: (db) => ({
     list: () => db.selectFrom('eventos_urbanos').selectAll().orderBy('id').execute(),
+    get: (id) => db.selectFrom('eventos_urbanos').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
       db.selectFrom('eventos_urbanos').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
     create: (e) =>
-      db.insertInto('eventos_urbanos').values({ ...e, titulo_clave: normalizeKey(e.titulo) }).returningAll().executeTakeFirstOrThrow(),
+      db.insertInto('eventos_urbanos').values(withKeys(e, 'titulo', 'descripcion', 'lugar')).returningAll().executeTakeFirstOrThrow(),
     update: (id, e) =>
-      db.updateTable('eventos_urbanos').set({ ...e, titulo_clave: normalizeKey(e.titulo) }).where('id', '=', id).returningAll().executeTakeFirst(),
+      db.updateTable('eventos_urbanos').set(withKeys(e, 'titulo', 'descripcion', 'lugar')).where('id', '=', id).returningAll().executeTakeFirst(),
     // Participations in the event go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('eventos_urbanos').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
     missingReferences: (e) => missingCategoria(db, e.categoria_id),

@@ -1,9 +1,10 @@
-import { normalizeKey } from '../db/keys.js';
+import { normalizeKey, withKeys } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
 import { Duracion, Id, LongText, ShortText } from '../http/fields.js';
 import { missingCategoria } from './references.js';
 
 export const obras = defineResource({
+  table: 'obras',
   path: '/Obras',
   nouns: {
     the: 'la obra',
@@ -21,12 +22,13 @@ export const obras = defineResource({
   uniqueValue: (o) => o.titulo,
   store: (db) => ({
     list: () => db.selectFrom('obras').selectAll().orderBy('id').execute(),
+    get: (id) => db.selectFrom('obras').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
       db.selectFrom('obras').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
     create: (o) =>
-      db.insertInto('obras').values({ ...o, titulo_clave: normalizeKey(o.titulo) }).returningAll().executeTakeFirstOrThrow(),
+      db.insertInto('obras').values(withKeys(o, 'titulo', 'descripcion')).returningAll().executeTakeFirstOrThrow(),
     update: (id, o) =>
-      db.updateTable('obras').set({ ...o, titulo_clave: normalizeKey(o.titulo) }).where('id', '=', id).returningAll().executeTakeFirst(),
+      db.updateTable('obras').set(withKeys(o, 'titulo', 'descripcion')).where('id', '=', id).returningAll().executeTakeFirst(),
     // Participations in the work go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('obras').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
     missingReferences: (o) => missingCategoria(db, o.categoria_id),

@@ -7,14 +7,11 @@ import { eventosUrbanos } from './eventosUrbanos.js';
 import { obras } from './obras.js';
 import { peliculas } from './peliculas.js';
 
-/** Where the item a participation names lives, by its tipo_evento. */
-const items = {
-  pelicula: { table: 'peliculas', nouns: peliculas.nouns },
-  obra: { table: 'obras', nouns: obras.nouns },
-  eventoUrbano: { table: 'eventos_urbanos', nouns: eventosUrbanos.nouns },
-} as const;
+/** The resource of the item a participation names, by its tipo_evento. */
+const items = { pelicula: peliculas, obra: obras, eventoUrbano: eventosUrbanos };
 
 export const participaciones = defineResource({
+  table: 'participaciones',
   path: '/participaciones',
   nouns: {
     the: 'la participación',
@@ -33,6 +30,7 @@ export const participaciones = defineResource({
   uniqueValue: (p) => `${p.artistas_dni}, ${p.tipo_evento}, ${p.evento_id}`,
   store: (db) => ({
     list: () => db.selectFrom('participaciones').selectAll().orderBy('id').execute(),
+    get: (id) => db.selectFrom('participaciones').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (tipo) =>
       db.selectFrom('participaciones').selectAll().where('tipo_evento', '=', tipo).orderBy('id').limit(1).executeTakeFirst(),
     create: (p) => db.insertInto('participaciones').values(p).returningAll().executeTakeFirstOrThrow(),
@@ -51,5 +49,5 @@ async function artistExists(db: Db, dni: number): Promise<boolean> {
 
 async function itemExists(db: Db, tipo: Tipo, id: number): Promise<boolean> {
   const { table } = items[tipo];
-  return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  return (await db.selectFrom(table as 'peliculas' | 'obras' | 'eventos_urbanos').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }

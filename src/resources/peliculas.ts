@@ -1,9 +1,10 @@
-import { normalizeKey } from '../db/keys.js';
+import { normalizeKey, withKeys } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
 import { Duracion, Id, LongText, ShortText } from '../http/fields.js';
 import { missingCategoria } from './references.js';
 
 export const peliculas = defineResource({
+  table: 'peliculas',
   path: '/peliculas',
   nouns: {
     the: 'la película',
@@ -22,12 +23,13 @@ export const peliculas = defineResource({
   uniqueValue: (p) => p.titulo,
   store: (db) => ({
     list: () => db.selectFrom('peliculas').selectAll().orderBy('id').execute(),
+    get: (id) => db.selectFrom('peliculas').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
       db.selectFrom('peliculas').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
     create: (p) =>
-      db.insertInto('peliculas').values({ ...p, titulo_clave: normalizeKey(p.titulo) }).returningAll().executeTakeFirstOrThrow(),
+      db.insertInto('peliculas').values(withKeys(p, 'titulo', 'sipnosis')).returningAll().executeTakeFirstOrThrow(),
     update: (id, p) =>
-      db.updateTable('peliculas').set({ ...p, titulo_clave: normalizeKey(p.titulo) }).where('id', '=', id).returningAll().executeTakeFirst(),
+      db.updateTable('peliculas').set(withKeys(p, 'titulo', 'sipnosis')).where('id', '=', id).returningAll().executeTakeFirst(),
     // Participations in the movie go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('peliculas').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
     missingReferences: (p) => missingCategoria(db, p.categoria_id),

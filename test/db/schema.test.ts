@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/connect.js';
 import { violationOf, type Violation } from '../../src/db/errors.js';
+import { withKeys } from '../../src/db/keys.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Db, TipoEvento } from '../../src/db/schema.js';
 import { backend, freshStore, type TestStore } from '../stores.js';
@@ -29,7 +30,7 @@ async function insertPelicula(db: Db, o: { id?: number; titulo?: string; duracio
   const titulo = o.titulo ?? title('película');
   return db
     .insertInto('peliculas')
-    .values({ titulo, titulo_clave: title('clave'), sipnosis: 'Una historia.', duracion: 100, categoria_id, ...o })
+    .values({ titulo, titulo_clave: title('clave'), sipnosis: 'Una historia.', sipnosis_clave: 'una historia.', duracion: 100, categoria_id, ...o })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -39,7 +40,7 @@ async function insertObra(db: Db, o: { id?: number; categoria_id?: number } = {}
   const titulo = title('obra');
   return db
     .insertInto('obras')
-    .values({ titulo, titulo_clave: titulo, descripcion: 'Una obra.', duracion: 90, categoria_id, ...o })
+    .values({ titulo, titulo_clave: titulo, descripcion: 'Una obra.', descripcion_clave: 'una obra.', duracion: 90, categoria_id, ...o })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -50,8 +51,8 @@ async function insertEventoUrbano(db: Db, o: { fecha?: string; categoria_id?: nu
   return db
     .insertInto('eventos_urbanos')
     .values({
-      titulo, titulo_clave: titulo, descripcion: 'Un evento.', fecha: '2025-10-10T00:00:00.000+00:00',
-      lugar: 'Plaza Mayor', categoria_id, ...o,
+      titulo, titulo_clave: titulo, descripcion: 'Un evento.', descripcion_clave: 'un evento.',
+      fecha: '2025-10-10T00:00:00.000+00:00', lugar: 'Plaza Mayor', lugar_clave: 'plaza mayor', categoria_id, ...o,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -60,7 +61,7 @@ async function insertEventoUrbano(db: Db, o: { fecha?: string; categoria_id?: nu
 function insertArtista(db: Db, o: { dni?: number } = {}) {
   return db
     .insertInto('artistas')
-    .values({ dni: 30000000 + ++counter, nombre: 'Ana', apellido: 'Pérez', tipo: 'actriz', descripcion: 'Actriz.', ...o })
+    .values(withKeys({ dni: 30000000 + ++counter, nombre: 'Ana', apellido: 'Pérez', tipo: 'actriz', descripcion: 'Actriz.', ...o }, 'nombre', 'apellido', 'tipo', 'descripcion'))
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -251,9 +252,9 @@ describe(`migrations (${backend})`, () => {
   test('when a fresh store is migrated, then the catalogue migration is applied and recorded', async () => {
     const db = openDatabase(store.url);
     try {
-      assert.deepEqual(await migrateToLatest(db), ['0001_catalogue']);
+      assert.deepEqual(await migrateToLatest(db), ['0001_catalogue', '0002_text_keys']);
 
-      assert.deepEqual(await applied(db), ['0001_catalogue']);
+      assert.deepEqual(await applied(db), ['0001_catalogue', '0002_text_keys']);
     } finally {
       await db.destroy();
     }
@@ -268,7 +269,7 @@ describe(`migrations (${backend})`, () => {
 
       assert.deepEqual(await migrateToLatest(db), []);
 
-      assert.deepEqual(await applied(db), ['0001_catalogue']);
+      assert.deepEqual(await applied(db), ['0001_catalogue', '0002_text_keys']);
       assert.deepEqual(await schemaOf(db), schema);
       assert.deepEqual(await db.selectFrom('categorias').selectAll().execute(), [categoria]);
     } finally {
@@ -287,7 +288,7 @@ describe(`migrations (${backend})`, () => {
     try {
       assert.deepEqual(await migrateToLatest(second), []);
 
-      assert.deepEqual(await applied(second), ['0001_catalogue']);
+      assert.deepEqual(await applied(second), ['0001_catalogue', '0002_text_keys']);
       assert.deepEqual(await second.selectFrom('categorias').selectAll().execute(), [categoria]);
     } finally {
       await second.destroy();

@@ -21,7 +21,7 @@ describe('a SQLite store', () => {
     const file = join(dir, 'a', 'b', 'c', 'store.sqlite');
     const db = openDatabase(`sqlite:${file}`);
     try {
-      assert.deepEqual(await migrateToLatest(db), ['0001_catalogue']);
+      assert.deepEqual(await migrateToLatest(db), ['0001_catalogue', '0002_text_keys']);
       assert.ok(existsSync(file));
     } finally {
       await db.destroy();
@@ -35,7 +35,7 @@ describe('a SQLite store', () => {
       const { id } = await db.insertInto('categorias').values({ nombre: 'Música', nombre_clave: 'musica' }).returning('id').executeTakeFirstOrThrow();
       const event = (fecha: string) =>
         db.insertInto('eventos_urbanos')
-          .values({ titulo: fecha, titulo_clave: fecha, descripcion: 'Un evento.', fecha, lugar: 'Plaza', categoria_id: id })
+          .values({ titulo: fecha, titulo_clave: fecha, descripcion: 'Un evento.', descripcion_clave: 'un evento.', fecha, lugar: 'Plaza', lugar_clave: 'plaza', categoria_id: id })
           .execute();
       await assert.rejects(event('2025-10-10'), (error) => violationOf(error) === 'check');
       await event('2025-10-10T00:00:00.000+00:00');

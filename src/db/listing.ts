@@ -1,0 +1,88 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { dialectOf } from './dialect.js';
+import type { Database, Db } from './schema.js';
+
+export type FieldKind =
+  | { type: 'integer' }
+  | { type: 'text' }
+  | { type: 'fecha' }
+  | { type: 'enum'; values: readonly string[] };
+
+export interface Condition {
+  field: string;
+  kind: FieldKind;
+  op: 'eq' | 'ne' | 'gte' | 'lte' | 'like';
+  /** Already checked and converted: integers, canonical dates, normalized text. */
+  values: (string | number)[];
+}
+
+export interface Window {
+  /** Which parameters asked for it, so links answer in the same terms. */
+  style: 'page' | 'start' | 'offset';
+  offset: number;
+  limit: number;
+}
+
+export interface ListQuery {
+  conditions: Condition[];
+  /** Normalized text to find in any text field. */
+  search?: string;
+  sort: { field: string; descending: boolean }[];
+  window?: Window;
+  expand: string[];
+  embed: string[];
+}
+
+export interface ListTable {
+  table: keyof Database;
+  key: string;
+  kinds: Record<string, FieldKind>;
+}
+
+/**
+ * A filtered, sorted, windowed list and its total, for any resource. Column names come from the
+ * resource's own schema (ListTable.kinds), never from the request. Text compares the normalized
+ * `<field>_clave` columns, in code-point order on both backends, so answers are identical.
+ */
+export async function listRows(db: Db, spec: ListTable, query: ListQuery): Promise<{ rows: unknown[]; total: number }> {
+  const dialect = dialectOf(db);
+  const column = (field: string) => sql.ref(spec.kinds[field]?.type === 'text' ? `${field}_clave` : field);
+  const ordered = (field: string): RawBuilder<unknown> =>
+    spec.kinds[field]?.type === 'text' && dialect === 'postgres' ? sql`${column(field)} collate "C"` : sql`${column(field)}`;
+
+  const where: Expression<SqlBool>[] = query.conditions.map((c) => condition(c, column(c.field), ordered(c.field)));
+  if (query.search !== undefined) {
+    const pattern = `%${escapeLike(query.search)}%`;
+    const texts = Object.keys(spec.kinds).filter((f) => spec.kinds[f]?.type === 'text');
+    where.push(sql<SqlBool>`(${sql.join(texts.map((f) => sql`${column(f)} like ${pattern} escape '\\'`), sql` or `)})`);
+  }
+  const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+
+  const order = [...query.sort.map((s) => sql`${ordered(s.field)} ${sql.raw(s.descending ? 'desc' : 'asc')}`), sql`${sql.ref(spec.key)} asc`];
+  const window = query.window ? sql`limit ${query.window.limit} offset ${query.window.offset}` : sql``;
+  const table = sql.table(spec.table);
+  const [rows, count] = await Promise.all([
+    sql`select * from ${table} ${filtered} order by ${sql.join(order)} ${window}`.execute(db),
+    sql<{ n: number | string }>`select count(*) as n from ${table} ${filtered}`.execute(db),
+  ]);
+  return { rows: rows.rows, total: Number(count.rows[0]?.n ?? 0) };
+}
+
+function condition(c: Condition, column: RawBuilder<unknown>, ordered: RawBuilder<unknown>): Expression<SqlBool> {
+  switch (c.op) {
+    case 'eq':
+      return sql<SqlBool>`${column} in (${sql.join(c.values)})`;
+    case 'ne':
+      return sql<SqlBool>`${column} not in (${sql.join(c.values)})`;
+    case 'gte':
+      return sql<SqlBool>`${sql.join(c.values.map((v) => sql`${ordered} >= ${v}`), sql` and `)}`;
+    case 'lte':
+      return sql<SqlBool>`${sql.join(c.values.map((v) => sql`${ordered} <= ${v}`), sql` and `)}`;
+    case 'like':
+      return sql<SqlBool>`(${sql.join(c.values.map((v) => sql`${column} like ${`%${escapeLike(String(v))}%`} escape '\\'`), sql` or `)})`;
+  }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.js';
+import { messages } from './messages.js';
+
+
+/** An entity-tag of a conditional header: its opaque-tag (quotes included) and whether it is weak. */
+interface EntityTag {
+  weak: boolean;
+  opaque: string;
+}
+
+// RFC 9110 §8.8.3: entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc may include commas.
+const ENTITY_TAG = /(W\/)?("[^"]*")/g;
+
+/** A strong ETag of the exact bytes answered: `"` + base64url(SHA-1) + `"`. */
+export function etagOf(serialized: string | Buffer): string {
+  return `"${createHash('sha1').update(serialized).digest('base64url')}"`;
+}
+
+/** `*`, or the entity-tags listed; malformed entries are ignored. */
+function parseTags(header: string): '*' | EntityTag[] {
+  if (header.trim() === '*') return '*';
+  return [...header.matchAll(ENTITY_TAG)].map(([, weak, opaque = '']) => ({ weak: weak !== undefined, opaque }));
+}
+
+/**
+ * Every GET/HEAD 200 with a serialized body carries a strong ETag; an If-None-Match that matches
+ * it (weak comparison, RFC 9110 §13.1.2) turns the answer into a bodiless 304.
+ */
+export function conditionalGets(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const method = request.method;
+    if ((method !== 'GET' && method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+
+    const etag = etagOf(payload);
+    reply.header('etag', etag);
+    if (!isNotModified(request.headers['if-none-match'], etag)) return done(null, payload);
+
+    notModified(reply);
+    // Fastify's HEAD route hook runs after this one and needs the GET payload to size the
+    // Content-Length a 200 would have had (RFC 9110 §8.6 allows exactly that value on a 304);
+    // it then drops the body itself.
+    return done(null, method === 'HEAD' ? payload : null);
+  });
+}
+
+/** True when If-None-Match names the current representation, so the GET answers 304. */
+function isNotModified(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const tags = parseTags(header);
+  // Our ETags are strong, so the weak comparison reduces to comparing opaque-tags.
+  return tags === '*' || tags.some((tag) => tag.opaque === etag);
+}
+
+function notModified(reply: FastifyReply): void {
+  reply.code(304);
+  // A 304 carries the validators, not the representation's metadata (RFC 9110 §15.4.5).
+  reply.removeHeader('content-type');
+  reply.removeHeader('content-length');
+}
+
+/**
+ * For writes: when the request has If-Match, the record as GET serializes it must still match
+ * (strong comparison; `*` matches any existing record), or the write is refused with 412.
+ */
+export function checkIfMatch(request: FastifyRequest, currentSerialized: string | undefined): void {
+  const header = request.headers['if-match'];
+  if (header === undefined) return;
+  const tags = parseTags(header);
+  if (currentSerialized !== undefined) {
+    if (tags === '*') return;
+    const etag = etagOf(currentSerialized);
+    if (tags.some((tag) => !tag.weak && tag.opaque === etag)) return;
+  }
+  throw new HttpError(412, messages.preconditionFailed);
+}

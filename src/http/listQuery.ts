@@ -1,0 +1,211 @@
+import { Type, type TObject, type TSchema } from 'typebox';
+import { canonicalFecha } from '../db/fecha.js';
+import { normalizeKey } from '../db/keys.js';
+import type { Condition, FieldKind, ListQuery, Window } from '../db/listing.js';
+import { badRequest } from './errors.js';
+import { messages } from './messages.js';
+
+/**
+ * The json-server 0.17 query dialect on lists: pages, filters, search, sort and relations.
+ * Unknown parameters are ignored (cache-busters like `?_=123` keep working); a known one with a bad
+ * value is a 400 naming it.
+ */
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+export const MAX_PAGE = 1000;
+const SUFFIXES = ['_gte', '_lte', '_ne', '_like'] as const;
+const WINDOW_PARAMS = ['_page', '_limit', '_start', '_end', 'limit', 'offset'];
+const OTHER_PARAMS = ['_sort', '_order', 'q', '_expand', '_embed'];
+
+/** Each field's kind, read off the record's schema. */
+export function fieldKinds(item: TObject): Record<string, FieldKind> {
+  return Object.fromEntries(
+    Object.entries(item.properties).map(([name, schema]) => {
+      const s = schema as { type?: string; format?: string; enum?: string[] };
+      const kind: FieldKind =
+        s.enum ? { type: 'enum', values: s.enum } :
+        s.type === 'integer' ? { type: 'integer' } :
+        s.format === 'fecha' ? { type: 'fecha' } :
+        { type: 'text' };
+      return [name, kind];
+    }),
+  );
+}
+
+/** Whether the request uses any parameter of the dialect (so the answer carries its headers). */
+export function usesListQuery(raw: RawQuery, kinds: Record<string, FieldKind>): boolean {
+  return Object.keys(raw).some((param) => recognized(param, kinds));
+}
+
+function recognized(param: string, kinds: Record<string, FieldKind>): boolean {
+  if (WINDOW_PARAMS.includes(param) || OTHER_PARAMS.includes(param) || param in kinds) return true;
+  const suffix = SUFFIXES.find((s) => param.endsWith(s));
+  return suffix !== undefined && param.slice(0, -suffix.length) in kinds;
+}
+
+export function parseListQuery(
+  raw: RawQuery,
+  kinds: Record<string, FieldKind>,
+  relations: { expand: readonly string[]; embed: readonly string[] },
+): ListQuery {
+  const all = (param: string) => [raw[param] ?? []].flat();
+  const one = (param: string) => all(param).at(-1);
+
+  const conditions: Condition[] = [];
+  for (const param of Object.keys(raw)) {
+    const suffix = SUFFIXES.find((s) => param.endsWith(s) && param.slice(0, -s.length) in kinds);
+    const field = suffix ? param.slice(0, -suffix.length) : param;
+    const kind = kinds[field];
+    if (!kind) continue;
+    const op = suffix ? (suffix.slice(1) as Condition['op']) : 'eq';
+    if (op === 'like' && kind.type !== 'text') throw badRequest(messages.query.likeOnText(param));
+    const values = all(param).map((value) => filterValue(param, kind, value));
+    conditions.push({ field, kind, op, values });
+  }
+
+  const q = one('q');
+  return {
+    conditions,
+    search: q === undefined || q.trim() === '' ? undefined : normalizeKey(q),
+    sort: parseSort(one('_sort'), one('_order'), kinds),
+    window: parseWindow(one),
+    expand: parseRelations('_expand', raw, relations.expand),
+    embed: parseRelations('_embed', raw, relations.embed),
+  };
+}
+
+function filterValue(param: string, kind: FieldKind, value: string): string | number {
+  const v = messages.validation;
+  const what = v.subject('querystring', param);
+  switch (kind.type) {
+    case 'integer':
+      if (!/^-?\d{1,16}$/.test(value)) throw badRequest(v.integer(what));
+      return Number(value);
+    case 'fecha': {
+      const fecha = canonicalFecha(value.trim());
+      if (fecha === undefined) throw badRequest(v.fecha(what));
+      return fecha;
+    }
+    case 'enum':
+      if (!kind.values.includes(value)) throw badRequest(v.oneOf(what, kind.values));
+      return value;
+    case 'text':
+      return normalizeKey(value);
+  }
+}
+
+function parseSort(sort: string | undefined, order: string | undefined, kinds: Record<string, FieldKind>) {
+  if (sort === undefined || sort.trim() === '') return [];
+  const orders = (order ?? '').split(',').map((o) => o.trim().toLowerCase());
+  for (const o of orders) {
+    if (o !== '' && o !== 'asc' && o !== 'desc') throw badRequest(messages.query.order);
+  }
+  return sort.split(',').map((entry, i) => {
+    const descending = entry.trim().startsWith('-') || orders[i] === 'desc' || (orders.length === 1 && orders[0] === 'desc');
+    const field = entry.trim().replace(/^-/, '');
+    if (!(field in kinds)) throw badRequest(messages.query.sortField(field, Object.keys(kinds)));
+    return { field, descending };
+  });
+}
+
+function parseWindow(one: (param: string) => string | undefined): Window | undefined {
+  const int = (param: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
+    const value = one(param);
+    if (value === undefined) return undefined;
+    const what = messages.validation.subject('querystring', param);
+    if (!/^\d{1,16}$/.test(value)) throw badRequest(messages.validation.integer(what));
+    const n = Number(value);
+    if (n < min || n > max) throw badRequest(messages.validation.range(what, min, max));
+    return n;
+  };
+  const page = int('_page', 1);
+  const limitParam = int('_limit', 1, MAX_PAGE);
+  if (page !== undefined) {
+    const limit = limitParam ?? 10;
+    return { style: 'page', offset: (page - 1) * limit, limit };
+  }
+  const start = int('_start', 0);
+  const end = int('_end', 0);
+  if (start !== undefined || end !== undefined) {
+    const from = start ?? 0;
+    if (end !== undefined && end <= from) throw badRequest(messages.query.endAfterStart);
+    const limit = end !== undefined ? end - from : (limitParam ?? MAX_PAGE);
+    if (limit > MAX_PAGE) throw badRequest(messages.query.pageTooLarge(MAX_PAGE));
+    return { style: 'start', offset: from, limit };
+  }
+  const limit = int('limit', 1, MAX_PAGE);
+  const offset = int('offset', 0);
+  if (limit !== undefined || offset !== undefined) return { style: 'offset', offset: offset ?? 0, limit: limit ?? MAX_PAGE };
+  if (limitParam !== undefined) return { style: 'page', offset: 0, limit: limitParam };
+  return undefined;
+}
+
+/** `_expand=categoria` / `_embed=participaciones`: repeated or comma-separated names. */
+export function parseRelations(param: string, raw: RawQuery, allowed: readonly string[]): string[] {
+  const names = [raw[param] ?? []].flat().flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  for (const name of names) {
+    if (!allowed.includes(name)) throw badRequest(messages.query.relation(param, name, allowed));
+  }
+  return [...new Set(names)];
+}
+
+/** RFC 8288 `Link` header for a windowed answer, keeping every other parameter of the request. */
+export function linkHeader(path: string, raw: RawQuery, window: Window, total: number): string {
+  const lastOffset = total === 0 ? 0 : Math.floor((total - 1) / window.limit) * window.limit;
+  const pages: [string, number][] = [['first', 0]];
+  if (window.offset > 0) pages.push(['prev', Math.max(0, window.offset - window.limit)]);
+  if (window.offset + window.limit < total) pages.push(['next', window.offset + window.limit]);
+  pages.push(['last', lastOffset]);
+  return pages.map(([rel, offset]) => `<${pageUrl(path, raw, window, offset)}>; rel="${rel}"`).join(', ');
+}
+
+function pageUrl(path: string, raw: RawQuery, window: Window, offset: number): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(raw)) {
+    for (const v of [value ?? []].flat()) params.append(name, v);
+  }
+  const set = (name: string, value: number) => params.set(name, String(value));
+  if (window.style === 'page') {
+    set('_page', offset / window.limit + 1);
+    set('_limit', window.limit);
+  } else if (window.style === 'start') {
+    set('_start', offset);
+    if (params.has('_end')) set('_end', offset + window.limit);
+  } else {
+    set('offset', offset);
+  }
+  return `${path}?${params.toString()}`;
+}
+
+/**
+ * The parameters a list (or, with no fields, a lookup) accepts, for the API description. Values
+ * stay text here (a key may repeat); parseListQuery checks them, naming the parameter.
+ */
+export function listQuerySchema(kinds: Record<string, FieldKind>, relations: { expand: readonly string[]; embed: readonly string[] }): TObject {
+  const param = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description }));
+  const properties: Record<string, TSchema> = {};
+  const fields = Object.keys(kinds);
+  if (fields.length > 0) {
+    Object.assign(properties, {
+      _page: param('Page number, from 1 (with _limit, default 10).'),
+      _limit: param(`Page size, 1 to ${MAX_PAGE}.`),
+      _start: param('Index of the first record, from 0 (with _end or _limit).'),
+      _end: param('Index after the last record.'),
+      limit: param(`Page size, 1 to ${MAX_PAGE} (with offset).`),
+      offset: param('Records to skip (with limit).'),
+      _sort: param(`Fields to sort by, comma-separated; a leading - sorts descending. One of: ${fields.join(', ')}.`),
+      _order: param('asc or desc, one per _sort field.'),
+      q: param('Text to find in any text field, ignoring case and accents.'),
+    });
+    for (const [field, kind] of Object.entries(kinds)) {
+      properties[field] = param(`Equal to (repeat for "any of")${kind.type === 'text' ? ', ignoring case and accents' : ''}.`);
+      properties[`${field}_ne`] = param('Not equal to.');
+      properties[`${field}_gte`] = param('At least.');
+      properties[`${field}_lte`] = param('At most.');
+      if (kind.type === 'text') properties[`${field}_like`] = param('Contains, ignoring case and accents.');
+    }
+  }
+  if (relations.expand.length > 0) properties._expand = param(`Attach the related record: ${relations.expand.join(', ')}.`);
+  if (relations.embed.length > 0) properties._embed = param(`Attach the related records: ${relations.embed.join(', ')}.`);
+  return Type.Object(properties);
+}

@@ -1,0 +1,95 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ErrorBody, HttpError } from './errors.js';
+
+// Spanish, like every sentence the service answers; kept here because messages.ts belongs to the
+// interface's own sentences, and this one belongs only to the operational /metrics route.
+export const METRICS_TOKEN_REQUIRED = 'Se requiere un token válido para ver las métricas.';
+
+/** What a PostgreSQL pool (pg.Pool) tells about its connections. */
+export interface PoolStats {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+export interface MetricsOptions {
+  /** When set, `/metrics` answers only to `Authorization: Bearer <token>`. */
+  token?: string | undefined;
+  /** PostgreSQL only: the pool to report as db_pool_* gauges. */
+  pool?: (() => PoolStats) | undefined;
+}
+
+/**
+ * `GET /metrics` in Prometheus text format, from a registry of this app's own: requests by
+ * method, route pattern and status, their durations, the process's default metrics and, on
+ * PostgreSQL, the connection pool. Scrapes of /metrics are not counted.
+ */
+export function metricsRoutes(app: FastifyInstance, options: MetricsOptions = {}): void {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
+  const durations = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, in seconds',
+    labelNames,
+    registers: [registry],
+  });
+  if (options.pool) poolGauges(registry, options.pool);
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'not_found';
+    if (route === '/metrics') return;
+    const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+    requests.inc(labels);
+    durations.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`);
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Metrics in Prometheus text format',
+        operationId: 'metrics',
+        response: {
+          200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+          '4xx': ErrorBody,
+          '5xx': ErrorBody,
+        },
+      },
+      onRequest: async (request, reply) => {
+        if (expected === undefined || authorized(request, expected)) return;
+        reply.header('www-authenticate', 'Bearer');
+        throw new HttpError(401, METRICS_TOKEN_REQUIRED);
+      },
+    },
+    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+  );
+}
+
+function authorized(request: FastifyRequest, expected: Buffer): boolean {
+  const given = Buffer.from(request.headers.authorization ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function poolGauges(registry: Registry, pool: () => PoolStats): void {
+  const gauges: [string, string, keyof PoolStats][] = [
+    ['db_pool_total', 'Connections the database pool holds', 'totalCount'],
+    ['db_pool_idle', 'Connections idle in the database pool', 'idleCount'],
+    ['db_pool_waiting', 'Queries waiting for a connection from the pool', 'waitingCount'],
+  ];
+  for (const [name, help, field] of gauges) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(pool()[field]);
+      },
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import { Type, type TSchema } from 'typebox';
+import { groupBy, rowsWhereIn } from '../db/related.js';
+import type { Db, TipoEvento } from '../db/schema.js';
+import type { CrudResource } from '../http/crud.js';
+import { artistas } from './artistas.js';
+import { categorias } from './categorias.js';
+import { eventosUrbanos } from './eventosUrbanos.js';
+import { obras } from './obras.js';
+import { participaciones } from './participaciones.js';
+import { peliculas } from './peliculas.js';
+
+type Row = Record<string, unknown>;
+
+/** A related record (or list) that `_expand` / `_embed` attach under `name`, loaded in batches. */
+export interface Relation {
+  schema: TSchema;
+  /** Sets `row[name]` on every row, with one query per related table, whatever the row count. */
+  attach(db: Db, rows: Row[], name: string): Promise<void>;
+}
+export interface Relations {
+  expand: Record<string, Relation>;
+  embed: Record<string, Relation>;
+}
+
+const items: Record<TipoEvento, CrudResource> = { pelicula: peliculas, obra: obras, eventoUrbano: eventosUrbanos };
+
+/** The item of each participation, whatever its kind: one query per kind present. */
+async function attachEventos(db: Db, participations: Row[], name: string): Promise<void> {
+  for (const [tipo, resource] of Object.entries(items)) {
+    const ofKind = participations.filter((p) => p.tipo_evento === tipo);
+    const found = new Map((await rowsWhereIn(db, resource.table, 'id', ofKind.map((p) => p.evento_id))).map((r) => [r.id, r]));
+    for (const p of ofKind) p[name] = found.get(p.evento_id);
+  }
+}
+
+async function attachArtistas(db: Db, participations: Row[], name: string): Promise<void> {
+  const found = new Map((await rowsWhereIn(db, 'artistas', 'dni', participations.map((p) => p.artistas_dni), { key: 'dni' })).map((a) => [a.dni, a]));
+  for (const p of participations) p[name] = found.get(p.artistas_dni);
+}
+
+const evento: Relation = {
+  schema: Type.Union([peliculas.item, obras.item, eventosUrbanos.item]),
+  attach: attachEventos,
+};
+const artista: Relation = { schema: artistas.item, attach: attachArtistas };
+
+const categoria: Relation = {
+  schema: categorias.item,
+  async attach(db, rows, name) {
+    const found = new Map((await rowsWhereIn(db, 'categorias', 'id', rows.map((r) => r.categoria_id))).map((c) => [c.id, c]));
+    for (const row of rows) row[name] = found.get(row.categoria_id);
+  },
+};
+
+/** "Who took part in this?": an item's participations, each with its artist. */
+function participantsOf(tipo: TipoEvento): Relation {
+  return {
+    schema: Type.Array(Type.Object({ ...participaciones.item.properties, artista: artista.schema })),
+    async attach(db, rows, name) {
+      const all = await rowsWhereIn(db, 'participaciones', 'evento_id', rows.map((r) => r.id), { also: { tipo_evento: tipo } });
+      await attachArtistas(db, all, 'artista');
+      const byItem = groupBy(all, 'evento_id');
+      for (const row of rows) row[name] = byItem.get(row.id) ?? [];
+    },
+  };
+}
+
+/** An artist's career: their participations, each with its movie, work or event. */
+const career: Relation = {
+  schema: Type.Array(Type.Object({ ...participaciones.item.properties, evento: evento.schema })),
+  async attach(db, rows, name) {
+    const all = await rowsWhereIn(db, 'participaciones', 'artistas_dni', rows.map((r) => r.dni));
+    await attachEventos(db, all, 'evento');
+    const byArtist = groupBy(all, 'artistas_dni');
+    for (const row of rows) row[name] = byArtist.get(row.dni) ?? [];
+  },
+};
+
+const none = {};
+const relations = new Map<CrudResource, Relations>([
+  [peliculas, { expand: { categoria }, embed: { participaciones: participantsOf('pelicula') } }],
+  [obras, { expand: { categoria }, embed: { participaciones: participantsOf('obra') } }],
+  [eventosUrbanos, { expand: { categoria }, embed: { participaciones: participantsOf('eventoUrbano') } }],
+  [artistas, { expand: none, embed: { participaciones: career } }],
+  [categorias, { expand: none, embed: none }],
+  [participaciones, { expand: { artista, evento }, embed: none }],
+]);
+
+/** What `_expand` and `_embed` can attach to a resource's records. */
+export function relationsOf(resource: CrudResource): Relations {
+  return relations.get(resource) ?? { expand: none, embed: none };
+}

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { routeDocs } from '../../src/http/openapi.js';
+import { send, type Json } from '../helpers.js';
+import { freshStore } from '../stores.js';
+
+/** The service with some settings changed, on a private store of this run's backend. */
+async function buildAppWith(env: Record<string, string>): Promise<FastifyInstance> {
+  const store = await freshStore();
+  const app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }));
+  app.addHook('onClose', () => store.drop());
+  return app;
+}
+
+const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Every route the app serves, but HEAD, read from Fastify's own route tree one method at a time
+ * (per method, the tree names each route's own parameters).
+ */
+function registeredRoutes(app: FastifyInstance): { method: string; url: string }[] {
+  const routes: { method: string; url: string }[] = [];
+  for (const method of METHODS) {
+    const ancestors: string[] = [];
+    for (const line of app.printRoutes({ method, commonPrefix: false }).split('\n')) {
+      const match = /^((?:[│ ] {3})*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+      if (!match) continue;
+      const [, indent = '', segment = '', methods] = match;
+      ancestors.length = indent.length / 4;
+      ancestors.push(segment);
+      if (methods) routes.push({ method, url: ancestors.join('') });
+    }
+  }
+  return routes;
+}
+
+const RESOURCES = ['/peliculas', '/Obras', '/eventosUrbanos', '/artistas', '/categorias', '/participaciones'];
+
+type Operation = { responses: Record<string, { content?: Record<string, { schema?: Json }> }>; operationId?: string };
+type Document = { openapi: string; info: Json; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json> } };
+
+describe('the OpenAPI description at /openapi.json and its browser at /docs', () => {
+  let app: FastifyInstance;
+  let doc: Document;
+  before(async () => {
+    app = await buildAppWith({ METRICS_ENABLED: 'true' });
+    const res = await send(app, 'GET', '/openapi.json');
+    assert.equal(res.statusCode, 200, res.body);
+    doc = res.json<Document>();
+  });
+  after(() => app.close());
+
+  it('when the description is fetched, then it is a valid OpenAPI 3.1 document named after the service', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Record<string, unknown>);
+    assert.deepEqual(result, { valid: true });
+    assert.equal(doc.openapi, '3.1.0');
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.equal(doc.info.title, 'cartelera');
+    assert.equal(doc.info.version, version);
+    assert.equal(typeof doc.info.description, 'string');
+  });
+
+  it('when the routes are listed, then every one of them is described with its method, and nothing else is', async () => {
+    const documented = (url: string) => url.startsWith('/docs') || url === '/openapi.json';
+    // OPTIONS * is the CORS preflight catch-all, not an operation of any path.
+    const routes = registeredRoutes(app).filter((r) => !documented(r.url) && !(r.method === 'OPTIONS' && r.url === '*'));
+    assert.ok(routes.length >= 6 * 5 + 4, `only ${routes.length} routes found`);
+    for (const { method, url } of routes) {
+      const path = url.replace(/:(\w+)/g, '{$1}');
+      assert.ok(doc.paths[path]?.[method.toLowerCase()], `${method} ${url} is not in the description`);
+    }
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(operations)) {
+        const url = path.replace(/\{(\w+)\}/g, ':$1');
+        assert.ok(app.hasRoute({ method: method.toUpperCase() as HTTPMethods, url }), `${method} ${path} is described but not served`);
+      }
+    }
+    assert.ok(!Object.keys(doc.paths).some(documented), 'the description and its browser describe themselves');
+  });
+
+  it('when a resource path is described, then its 4xx answers carry the ErrorBody schema', () => {
+    const errorBody = doc.components.schemas.ErrorBody;
+    assert.deepEqual([...(errorBody?.required as string[])].sort(), ['code', 'details', 'location', 'moreInfo', 'timestamp', 'type']);
+    const resolve = (schema: Json | undefined) =>
+      schema?.$ref === undefined ? schema : doc.components.schemas[String(schema.$ref).replace('#/components/schemas/', '')];
+    for (const base of RESOURCES) {
+      const paths = Object.keys(doc.paths).filter((p) => p === base || p.startsWith(`${base}/`));
+      assert.equal(paths.length >= 2, true, `${base} has ${paths.length} described paths`);
+      for (const path of paths) {
+        for (const [method, operation] of Object.entries(doc.paths[path] ?? {})) {
+          const schemas = Object.entries(operation.responses)
+            .filter(([status]) => status.startsWith('4'))
+            .map(([, response]) => resolve(response.content?.['application/json']?.schema));
+          assert.ok(schemas.includes(errorBody), `${method} ${path} has no 4xx ErrorBody`);
+        }
+      }
+    }
+  });
+
+  it('when operations name themselves, then no two share an operationId', () => {
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => (op.operationId ? [op.operationId] : [])));
+    assert.equal(new Set(ids).size, ids.length, ids.join(', '));
+  });
+
+  it('when /docs is opened, then it is HTML whose every asset is served locally under /docs/static', async () => {
+    const res = await send(app, 'GET', '/docs');
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^text\/html/);
+    assert.doesNotMatch(res.body, /https?:\/\//);
+    const assets = [...res.body.matchAll(/(?:src|href)="([^"]+)"/g)].map(([, url]) => url ?? '');
+    assert.ok(assets.length >= 4, `only ${assets.length} assets`);
+    for (const asset of assets) {
+      assert.match(asset, /^\/docs\/static\//);
+      const file = await send(app, 'GET', asset);
+      assert.equal(file.statusCode, 200, asset);
+      assert.ok(file.rawPayload.length > 0, `${asset} is empty`);
+    }
+    const spec = await send(app, 'GET', '/docs/json');
+    assert.equal(spec.statusCode, 200);
+    assert.deepEqual(spec.json(), doc);
+  });
+});
+
+describe('routeDocs: what a CRUD route says about itself in the description', () => {
+  const cases: [Parameters<typeof routeDocs>, ReturnType<typeof routeDocs>][] = [
+    [['/peliculas', 'list', 'movie'], { tags: ['peliculas'], summary: 'List movies', operationId: 'listPeliculas' }],
+    [['/peliculas/:titulo', 'read', 'movie'], { tags: ['peliculas'], summary: 'Read a movie by its title', operationId: 'readPelicula' }],
+    [['/peliculas', 'create', 'movie'], { tags: ['peliculas'], summary: 'Create a movie', operationId: 'createPelicula' }],
+    [['/peliculas/:id', 'update', 'movie'], { tags: ['peliculas'], summary: 'Replace a movie by its id', operationId: 'updatePelicula' }],
+    [['/peliculas/:id', 'patch', 'movie'], { tags: ['peliculas'], summary: 'Update some fields of a movie by its id', operationId: 'patchPelicula' }],
+    [['/peliculas/:id', 'remove', 'movie'], { tags: ['peliculas'], summary: 'Delete a movie by its id', operationId: 'removePelicula' }],
+    [['/Obras/:titulo', 'read', 'theatrical work'], { tags: ['Obras'], summary: 'Read a theatrical work by its title', operationId: 'readObra' }],
+    [['/eventosUrbanos', 'list', 'urban event'], { tags: ['eventosUrbanos'], summary: 'List urban events', operationId: 'listEventosUrbanos' }],
+    [['/eventosUrbanos/:id', 'remove', 'urban event'], { tags: ['eventosUrbanos'], summary: 'Delete an urban event by its id', operationId: 'removeEventoUrbano' }],
+    [['/artistas/:dni', 'read', 'artist'], { tags: ['artistas'], summary: 'Read an artist by its DNI', operationId: 'readArtista' }],
+    [['/categorias', 'list', 'category'], { tags: ['categorias'], summary: 'List categories', operationId: 'listCategorias' }],
+    [['/categorias/:nombre', 'read', 'category'], { tags: ['categorias'], summary: 'Read a category by its name', operationId: 'readCategoria' }],
+    [['/participaciones/:tipo_evento', 'read', 'participation'], { tags: ['participaciones'], summary: 'Read a participation by its event kind', operationId: 'readParticipacion' }],
+  ];
+  for (const [args, expected] of cases) {
+    it(`when ${args[1]} ${args[0]} is described, then it is "${expected.summary}" (${expected.operationId})`, () => {
+      assert.deepEqual(routeDocs(...args), expected);
+    });
+  }
+});
