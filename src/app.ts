@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { openDatabase } from './db/connect.js';
+import { openDatabase, poolOf } from './db/connect.js';
 import { isCanonicalFecha } from './db/fecha.js';
 import { migrateToLatest } from './db/migrate.js';
 import { waitForStore } from './db/wait.js';
@@ -28,6 +28,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     // An incoming X-Request-Id is vetted by requestIdOf, never taken as is.
     requestIdHeader: false,
     genReqId: requestIdOf,
+    // Failures before routing (a malformed URL like /peliculas/%ZZ) get the error body too; no hook
+    // runs for them, so the request id is echoed here.
+    frameworkErrors: (error, request, reply) => errorHandler(error, request, reply.header('x-request-id', request.id)),
   });
   echoRequestId(app);
   const db = openDatabase(config.DATABASE_URL, {
@@ -60,7 +63,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // Before the routes, so that the description and the request metrics see every one of them.
   await openApi(app);
-  if (config.METRICS_ENABLED) metricsRoutes(app, { token: config.METRICS_TOKEN });
+  const pool = poolOf(db);
+  if (config.METRICS_ENABLED) metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
   for (const resource of resources) resource.register(app, db, relationsOf(resource));
   healthRoutes(app, db);
   return app;

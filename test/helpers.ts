@@ -5,15 +5,15 @@ import { loadConfig } from '../src/config.js';
 import { backend, freshStore } from './stores.js';
 
 /**
- * The service exactly as `npm start` builds it, on a private store of this run's backend
- * (in-memory SQLite, or a fresh PostgreSQL database dropped when the app closes).
+ * The service exactly as `npm start` builds it, with the settings in `env`, on a private store of
+ * this run's backend (in-memory SQLite, or a fresh PostgreSQL database dropped when the app closes).
  */
-export async function buildTestApp(): Promise<FastifyInstance> {
+export async function buildTestApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
   // TEST_LOG_LEVEL=error shows the service's own log while debugging a test.
   const LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
-  if (backend === 'sqlite') return buildApp(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL }));
+  if (backend === 'sqlite') return buildApp(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL, ...env }));
   const store = await freshStore();
-  const app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL }));
+  const app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL, ...env }));
   app.addHook('onClose', () => store.drop());
   return app;
 }

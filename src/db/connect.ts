@@ -57,6 +57,13 @@ function canonicalTimestamp(text: string): string {
   return canonical;
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The connection pool behind a PostgreSQL store (for its gauges); undefined on SQLite. */
+export function poolOf(db: Db): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 function openPostgres(url: string, options: StoreOptions): Db {
   const pool = new pg.Pool({
     connectionString: url,
@@ -71,5 +78,7 @@ function openPostgres(url: string, options: StoreOptions): Db {
   const onError = (error: Error) => options.onConnectionError?.(error);
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Cross-origin access for browser front ends. `origin` is `*` or a comma-separated list of
  * origins. Only a real preflight (OPTIONS with Origin and Access-Control-Request-Method) is
- * answered 204; any other OPTIONS stays what it was: 405 with Allow, or 404.
+ * answered 204; for any other OPTIONS, `origin: false` makes the plugin's catch-all OPTIONS route
+ * hand it to the not-found handler, so it stays what it was: 405 with Allow, or 404.
  */
 export async function crossOrigin(app: FastifyInstance, origin: string): Promise<void> {
   const origins = origin.split(',').map((o) => o.trim()).filter(Boolean);

@@ -6,6 +6,7 @@ import { listRows } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
 import type { Relations } from '../resources/relations.js';
 import { checkIfMatch } from './conditional.js';
+import { routeDocs, type CrudOperation } from './openapi.js';
 import { badRequest, ErrorBody, notFound, requestPath } from './errors.js';
 import { fieldKinds, linkHeader, listQuerySchema, parseListQuery, parseRelations, usesListQuery, type RawQuery } from './listQuery.js';
 import { messages, type Nouns, type Operation } from './messages.js';
@@ -35,6 +36,8 @@ export interface ResourceDefinition<
 > {
   /** Base path, exactly as the interface spells it. */
   path: string;
+  /** The record's English name, for the API description: "movie". */
+  english: string;
   /** The table its records live in. */
   table: keyof Database;
   nouns: Nouns;
@@ -100,6 +103,8 @@ export function defineResource<
   const kinds = fieldKinds(Item);
   const fieldNames = Object.keys(def.fields);
   const route = (operation: Operation) => ({ nouns, operation });
+  const one = `${path}/:${key.name}`;
+  const docs = (routePath: string, operation: CrudOperation) => routeDocs(routePath, operation, def.english);
 
   /** The record exactly as GET answers it, which is what its ETag is computed from. */
   const representation = (record: Row) => JSON.stringify(Object.fromEntries(Object.keys(Item.properties).map((k) => [k, record[k]])));
@@ -156,7 +161,10 @@ export function defineResource<
 
     app.get(
       path,
-      { schema: { querystring: listQuerySchema(kinds, names), response: { 200: Type.Array(Answer), ...errors } }, config: route('read') },
+      {
+        schema: { ...docs(path, 'list'), querystring: listQuerySchema(kinds, names), response: { 200: Type.Array(Answer), ...errors } },
+        config: route('read'),
+      },
       async (request, reply) => {
         const raw = request.query as RawQuery;
         // Without list parameters, the interface's own answer: the whole table.
@@ -173,7 +181,12 @@ export function defineResource<
     app.get(
       `${path}/:${lookup.param}`,
       {
-        schema: { params: LookupParams, querystring: listQuerySchema({}, names), response: { 200: Answer, ...errors } },
+        schema: {
+          ...docs(`${path}/:${lookup.param}`, 'read'),
+          params: LookupParams,
+          querystring: listQuerySchema({}, names),
+          response: { 200: Answer, ...errors },
+        },
         config: route('read'),
       },
       async (request) => {
@@ -188,7 +201,7 @@ export function defineResource<
 
     app.post(
       path,
-      { schema: { body: Create, response: { 201: Item, ...errors } }, config: route('create') },
+      { schema: { ...docs(path, 'create'), body: Create, response: { 201: Item, ...errors } }, config: route('create') },
       async (request, reply) => {
         // Ajv has validated the body against Create.
         const body = request.body as Parameters<typeof store.create>[0] & Body;
@@ -198,8 +211,8 @@ export function defineResource<
     );
 
     app.put(
-      `${path}/:${key.name}`,
-      { schema: { params: KeyParams, body: Update, response: { 200: Item, ...errors } }, config: route('update') },
+      one,
+      { schema: { ...docs(one, 'update'), params: KeyParams, body: Update, response: { 200: Item, ...errors } }, config: route('update') },
       async (request) => {
         const id = paramOf<number>(request, key.name);
         // Ajv has validated the body against Update.
@@ -214,8 +227,8 @@ export function defineResource<
     );
 
     app.patch(
-      `${path}/:${key.name}`,
-      { schema: { params: KeyParams, body: Patch, response: { 200: Item, ...errors } }, config: route('update') },
+      one,
+      { schema: { ...docs(one, 'patch'), params: KeyParams, body: Patch, response: { 200: Item, ...errors } }, config: route('update') },
       async (request) => {
         const id = paramOf<number>(request, key.name);
         // A JSON merge patch (RFC 7396), each field validated as in PUT; the rest is kept.
@@ -235,8 +248,8 @@ export function defineResource<
     );
 
     app.delete(
-      `${path}/:${key.name}`,
-      { schema: { params: KeyParams, response: { 200: DeleteBody, ...errors } }, config: route('remove') },
+      one,
+      { schema: { ...docs(one, 'remove'), params: KeyParams, response: { 200: DeleteBody, ...errors } }, config: route('remove') },
       async (request: FastifyRequest, reply: FastifyReply) => {
         const id = paramOf<number>(request, key.name);
         let removed: boolean;

@@ -103,6 +103,8 @@ function describe(error: FastifyError, request: FastifyRequest): { status: numbe
       return { status: 415, details: messages.unsupportedMediaType(request.headers['content-type'] ?? '') };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, details: messages.bodyTooLarge };
+    case 'FST_ERR_BAD_URL':
+      return { status: 400, details: messages.badUrl };
   }
   if (isStoreUnavailable(error)) return { status: 503, details: messages.storeUnavailable };
   // secure-json-parse refusing __proto__/constructor keys, and other malformed bodies.

@@ -62,6 +62,7 @@ export const messages = {
       : 'Falta el tipo de contenido; envíe el cuerpo como application/json.',
   bodyTooLarge: 'El cuerpo de la petición supera el límite de 1 MiB.',
   badRequest: 'La petición no es válida.',
+  badUrl: 'La ruta de la petición no es una URL válida (revise las secuencias %).',
   preconditionFailed: 'El registro cambió desde que lo leyó: la condición If-Match no se cumple.',
   internal: 'Error interno del servidor.',
   storeUnavailable: 'La base de datos no está disponible.',

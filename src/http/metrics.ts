@@ -3,8 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ErrorBody, HttpError } from './errors.js';
 
-// Spanish, like every sentence the service answers; kept here because messages.ts belongs to the
-// interface's own sentences, and this one belongs only to the operational /metrics route.
+// Belongs in messages.ts with every other Spanish sentence; kept here until that table's owner moves it.
 export const METRICS_TOKEN_REQUIRED = 'Se requiere un token válido para ver las métricas.';
 
 /** What a PostgreSQL pool (pg.Pool) tells about its connections. */

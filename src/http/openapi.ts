@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import swagger, { type FastifyDynamicSwaggerOptions, type SwaggerTransform } from '@fastify/swagger';
+import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody } from './errors.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-
-type OpenApiComponents = NonNullable<FastifyDynamicSwaggerOptions['openapi']>['components'];
 
 // $id names the error body for Fastify; in the document, its key under components names it.
 const { $id: errorBodyId, ...errorBodySchema } = ErrorBody as typeof ErrorBody & { $id: string };
@@ -28,7 +26,7 @@ export async function openApi(app: FastifyInstance): Promise<void> {
           "A city culture office's catalogue of movies, theatrical works, urban events, artists, " +
           'categories and participations, as JSON over HTTP. Every answer that is not a success carries the ErrorBody.',
       },
-      components: { schemas: { ErrorBody: errorBodySchema } } as OpenApiComponents,
+      components: { schemas: { ErrorBody: errorBodySchema } },
     },
     transform: describeRoute,
   });

@@ -5,6 +5,7 @@ import { Dni, LongText, ShortText } from '../http/fields.js';
 export const artistas = defineResource({
   table: 'artistas',
   path: '/artistas',
+  english: 'artist',
   nouns: {
     the: 'el artista',
     a: 'un artista',

@@ -6,6 +6,7 @@ import { messages } from '../http/messages.js';
 export const categorias = defineResource({
   table: 'categorias',
   path: '/categorias',
+  english: 'category',
   nouns: {
     the: 'la categoría',
     a: 'una categoría',

@@ -6,6 +6,7 @@ import { missingCategoria } from './references.js';
 export const eventosUrbanos = defineResource({
   table: 'eventos_urbanos',
   path: '/eventosUrbanos',
+  english: 'urban event',
   nouns: {
     the: 'el evento',
     a: 'un evento',

@@ -6,6 +6,7 @@ import { missingCategoria } from './references.js';
 export const obras = defineResource({
   table: 'obras',
   path: '/Obras',
+  english: 'theatrical work',
   nouns: {
     the: 'la obra',
     a: 'una obra',

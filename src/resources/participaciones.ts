@@ -13,6 +13,7 @@ const items = { pelicula: peliculas, obra: obras, eventoUrbano: eventosUrbanos }
 export const participaciones = defineResource({
   table: 'participaciones',
   path: '/participaciones',
+  english: 'participation',
   nouns: {
     the: 'la participación',
     a: 'una participación',

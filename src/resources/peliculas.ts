@@ -6,6 +6,7 @@ import { missingCategoria } from './references.js';
 export const peliculas = defineResource({
   table: 'peliculas',
   path: '/peliculas',
+  english: 'movie',
   nouns: {
     the: 'la película',
     a: 'una película',

@@ -22,6 +22,12 @@ describe('answers outside the happy path all carry the spec error body', () => {
     });
   });
 
+  it('when the URL is malformed, then 400 in the error body, with the request id', async () => {
+    const res = await app.inject({ method: 'GET', url: '/peliculas/%ZZ', headers: { 'x-request-id': 'abc-123' } });
+    assertError(res, 400, { details: 'La ruta de la petición no es una URL válida (revise las secuencias %).' });
+    assert.equal(res.headers['x-request-id'], 'abc-123');
+  });
+
   it('when a path differs only in case, then it is unknown (the spec spells /Obras with a capital O)', async () => {
     assertError(await send(app, 'GET', '/obras'), 404, { details: 'No existe la ruta: GET /obras' });
     assert.equal((await send(app, 'GET', '/Obras')).statusCode, 200);
@@ -30,8 +36,8 @@ describe('answers outside the happy path all carry the spec error body', () => {
   const wrongMethods: [string, string, string][] = [
     ['DELETE', '/peliculas', 'GET, HEAD, POST'],
     ['PUT', '/Obras', 'GET, HEAD, POST'],
-    ['POST', '/eventosUrbanos/3', 'DELETE, GET, HEAD, PUT'],
-    ['PATCH', '/artistas/30111222', 'DELETE, GET, HEAD, PUT'],
+    ['POST', '/eventosUrbanos/3', 'DELETE, GET, HEAD, PATCH, PUT'],
+    ['PATCH', '/artistas', 'GET, HEAD, POST'],
     ['DELETE', '/health', 'GET, HEAD'],
     ['OPTIONS', '/categorias', 'GET, HEAD, POST'],
   ];

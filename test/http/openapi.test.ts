@@ -3,19 +3,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { routeDocs } from '../../src/http/openapi.js';
-import { send, type Json } from '../helpers.js';
-import { freshStore } from '../stores.js';
-
-/** The service with some settings changed, on a private store of this run's backend. */
-async function buildAppWith(env: Record<string, string>): Promise<FastifyInstance> {
-  const store = await freshStore();
-  const app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }));
-  app.addHook('onClose', () => store.drop());
-  return app;
-}
+import { buildTestApp, send, type Json } from '../helpers.js';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -48,7 +37,7 @@ describe('the OpenAPI description at /openapi.json and its browser at /docs', ()
   let app: FastifyInstance;
   let doc: Document;
   before(async () => {
-    app = await buildAppWith({ METRICS_ENABLED: 'true' });
+    app = await buildTestApp({ METRICS_ENABLED: 'true' });
     const res = await send(app, 'GET', '/openapi.json');
     assert.equal(res.statusCode, 200, res.body);
     doc = res.json<Document>();

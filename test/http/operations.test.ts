@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { METRICS_TOKEN_REQUIRED } from '../../src/http/metrics.js';
 import { assertError, buildTestApp, createPelicula, DELETE_TIMESTAMP, type Json } from '../helpers.js';
-import { throughPort, tcpProxy } from '../proxy.js';
-import { backend, freshStore } from '../stores.js';
-
-/** The service with some settings changed, on a private store of this run's backend. */
-async function buildAppWith(env: Record<string, string>): Promise<FastifyInstance> {
-  const store = await freshStore();
-  const app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env }));
-  app.addHook('onClose', () => store.drop());
-  return app;
-}
 
 const get = (app: FastifyInstance, url: string, headers: InjectOptions['headers'] = {}) => app.inject({ method: 'GET', url, headers });
 
@@ -34,25 +22,6 @@ describe('health probes', () => {
       assert.deepEqual(res.json(), { status: 'ok' });
     });
   }
-
-  it('when the database is unreachable, then /health and /health/ready answer 503 and /health/live 200', { skip: backend !== 'postgres' && 'PostgreSQL only: a SQLite file cannot be taken away' }, async () => {
-    const store = await freshStore();
-    const proxy = await tcpProxy(Number(new URL(store.url).port));
-    const down = await buildApp(loadConfig({ DATABASE_URL: throughPort(store.url, proxy.port), LOG_LEVEL: 'silent' }));
-    try {
-      await proxy.cut();
-      const unavailable = { details: 'La base de datos no está disponible.' };
-      assertError(await get(down, '/health'), 503, { ...unavailable, moreInfo: 'Servicio no disponible en la ruta: /health' });
-      assertError(await get(down, '/health/ready'), 503, { ...unavailable, moreInfo: 'Servicio no disponible en la ruta: /health/ready' });
-      const live = await get(down, '/health/live');
-      assert.equal(live.statusCode, 200);
-      assert.deepEqual(live.json(), { status: 'ok' });
-    } finally {
-      await down.close();
-      await proxy.close();
-      await store.drop();
-    }
-  });
 });
 
 describe('GET /metrics', () => {
@@ -68,7 +37,7 @@ describe('GET /metrics', () => {
   describe('when METRICS_ENABLED is true', () => {
     let app: FastifyInstance;
     before(async () => {
-      app = await buildAppWith({ METRICS_ENABLED: 'true' });
+      app = await buildTestApp({ METRICS_ENABLED: 'true' });
     });
     after(() => app.close());
 
@@ -97,7 +66,7 @@ describe('GET /metrics', () => {
   describe('when METRICS_TOKEN is set', () => {
     let app: FastifyInstance;
     before(async () => {
-      app = await buildAppWith({ METRICS_ENABLED: '1', METRICS_TOKEN: 's3cr3t-token' });
+      app = await buildTestApp({ METRICS_ENABLED: '1', METRICS_TOKEN: 's3cr3t-token' });
     });
     after(() => app.close());
 
@@ -220,7 +189,7 @@ describe('CORS', () => {
   describe('when CORS_ORIGIN lists origins', () => {
     let app: FastifyInstance;
     before(async () => {
-      app = await buildAppWith({ CORS_ORIGIN: 'https://a.example, https://b.example' });
+      app = await buildTestApp({ CORS_ORIGIN: 'https://a.example, https://b.example' });
     });
     after(() => app.close());
 
@@ -247,7 +216,7 @@ describe('CORS', () => {
 describe('the additions leave the spec responses unchanged', () => {
   let app: FastifyInstance;
   before(async () => {
-    app = await buildAppWith({ METRICS_ENABLED: 'true', METRICS_TOKEN: 'token', CORS_ORIGIN: 'https://a.example' });
+    app = await buildTestApp({ METRICS_ENABLED: 'true', METRICS_TOKEN: 'token', CORS_ORIGIN: 'https://a.example' });
   });
   after(() => app.close());
   const headers = { origin: 'https://a.example', 'x-request-id': 'spec-1' };

@@ -43,6 +43,10 @@ describe('when PostgreSQL goes away and comes back', () => {
     const unavailable = { details: 'La base de datos no está disponible.' };
     const health = await within(8000, send(app, 'GET', '/health'));
     assertError(health, 503, { ...unavailable, moreInfo: 'Servicio no disponible en la ruta: /health' });
+    const ready = await within(8000, send(app, 'GET', '/health/ready'));
+    assertError(ready, 503, { ...unavailable, moreInfo: 'Servicio no disponible en la ruta: /health/ready' });
+    const live = await within(8000, send(app, 'GET', '/health/live'));
+    assert.equal(live.statusCode, 200, 'the process itself is alive');
     const list = await within(8000, send(app, 'GET', '/categorias'));
     assertError(list, 503, unavailable);
     assert.equal(list.headers['retry-after'], '1');
