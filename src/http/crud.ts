@@ -47,6 +47,8 @@ export interface ResourceDefinition<
   fields: F;
   /** The path parameter of `GET {path}/{param}`. */
   lookup: { param: string; schema: L };
+  /** A record as answered, for the API description. */
+  example: Record<K, number> & Static<TObject<F>>;
   /** Where a created record can be read back (the 201's Location header). */
   location(item: Record<K, number> & Static<TObject<F>>): string;
   /** The value the "Ya existe…" sentence names. */
@@ -93,7 +95,7 @@ export function defineResource<
   ClientKey extends boolean,
 >(def: ResourceDefinition<K, F, L, ClientKey>): CrudResource {
   const { path, table, nouns, key, lookup } = def;
-  const Item = Type.Object({ [key.name]: key.schema, ...def.fields });
+  const Item = Type.Object({ [key.name]: key.schema, ...def.fields }, { examples: [def.example] });
   const Fields = Type.Object(def.fields);
   const Create = key.chosenByClient ? Item : Fields;
   const Update = Type.Object({ ...def.fields, [key.name]: Type.Optional(key.schema) });

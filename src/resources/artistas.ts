@@ -19,6 +19,7 @@ export const artistas = defineResource({
   key: { name: 'dni', schema: Dni, chosenByClient: true },
   fields: { nombre: ShortText, apellido: ShortText, tipo: ShortText, descripcion: LongText },
   lookup: { param: 'dni', schema: Dni },
+  example: { dni: 20111222, nombre: 'Alfonso', apellido: 'Cuarón', tipo: 'director', descripcion: 'Director mexicano nacido en 1961.' },
   location: (a) => `/artistas/${a.dni}`,
   uniqueValue: (a) => a.dni,
   store: (db) => ({

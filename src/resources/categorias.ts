@@ -19,6 +19,7 @@ export const categorias = defineResource({
   key: { name: 'id', schema: Id, chosenByClient: false },
   fields: { nombre: ShortText },
   lookup: { param: 'nombre', schema: ShortText },
+  example: { id: 1, nombre: 'Drama' },
   location: (c) => `/categorias/${encodeURIComponent(c.nombre)}`,
   uniqueValue: (c) => c.nombre,
   store: (db) => ({

@@ -19,6 +19,7 @@ export const eventosUrbanos = defineResource({
   key: { name: 'id', schema: Id, chosenByClient: false },
   fields: { titulo: ShortText, descripcion: LongText, fecha: Fecha, lugar: ShortText, categoria_id: Id },
   lookup: { param: 'titulo', schema: ShortText },
+  example: { id: 2, titulo: 'Milonga en la Plaza Dorrego', descripcion: 'Milonga al aire libre con orquesta típica.', fecha: '2026-09-20T00:00:00.000+00:00', lugar: 'Plaza Dorrego, San Telmo, Buenos Aires', categoria_id: 8 },
   location: (e) => `/eventosUrbanos/${encodeURIComponent(e.titulo)}`,
   uniqueValue: (e) => e.titulo,
   store: (db) => ({

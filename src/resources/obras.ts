@@ -19,6 +19,7 @@ export const obras = defineResource({
   key: { name: 'id', schema: Id, chosenByClient: false },
   fields: { titulo: ShortText, descripcion: LongText, duracion: Duracion, categoria_id: Id },
   lookup: { param: 'titulo', schema: ShortText },
+  example: { id: 1, titulo: 'La Celestina', descripcion: 'Tragicomedia de Calisto y Melibea de Fernando de Rojas.', duracion: 120, categoria_id: 5 },
   location: (o) => `/Obras/${encodeURIComponent(o.titulo)}`,
   uniqueValue: (o) => o.titulo,
   store: (db) => ({

@@ -27,6 +27,7 @@ export const participaciones = defineResource({
   fields: { artistas_dni: Dni, tipo_evento: TipoEvento, evento_id: Id },
   // GET /participaciones/{tipo_evento} answers the lowest-id participation of that kind.
   lookup: { param: 'tipo_evento', schema: TipoEvento },
+  example: { id: 1, artistas_dni: 20111222, tipo_evento: 'pelicula', evento_id: 1 },
   location: (p) => `/participaciones?id=${p.id}`,
   uniqueValue: (p) => `${p.artistas_dni}, ${p.tipo_evento}, ${p.evento_id}`,
   store: (db) => ({

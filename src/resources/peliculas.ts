@@ -20,6 +20,7 @@ export const peliculas = defineResource({
   key: { name: 'id', schema: Id, chosenByClient: false },
   fields: { titulo: ShortText, sipnosis: LongText, duracion: Duracion, categoria_id: Id },
   lookup: { param: 'titulo', schema: ShortText },
+  example: { id: 1, titulo: 'Roma', sipnosis: 'Ciudad de México, 1970: la vida de Cleo, empleada doméstica de una familia de clase media.', duracion: 135, categoria_id: 1 },
   location: (p) => `/peliculas/${encodeURIComponent(p.titulo)}`,
   uniqueValue: (p) => p.titulo,
   store: (db) => ({

@@ -80,7 +80,7 @@ describe('relations over HTTP', () => {
       }
     });
 
-    it(`when a ${tipo} is looked up with _expand=categoria, then it carries its category`, async () => {
+    it(`when a record of ${path} is looked up with _expand=categoria, then it carries its category`, async () => {
       const item = await create(app);
       const categoria = (await get<Json[]>(app, `/categorias?id=${item.categoria_id}`))[0];
       const body = await get<Json>(app, `${byTitle(path, item)}?_expand=categoria`);
@@ -107,7 +107,7 @@ describe('relations over HTTP', () => {
       }
     });
 
-    it(`when a ${tipo} is looked up with _embed=participaciones, then it carries its participations with their artists`, async () => {
+    it(`when a record of ${path} is looked up with _embed=participaciones, then it carries its participations with their artists`, async () => {
       const artista = await createArtista(app);
       const item = await create(app);
       const participacion = await createParticipacion(app, { artistas_dni: artista.dni, tipo_evento: tipo, evento_id: item.id });
@@ -380,7 +380,7 @@ describe('relation loaders: a bounded number of statements whatever the row coun
   });
 
   for (const [resource, tipo] of [[peliculas, 'pelicula'], [obras, 'obra'], [eventosUrbanos, 'eventoUrbano']] as const) {
-    it(`when participations are embedded in 1 ${tipo} and in 30, then the same number of statements, and each gets its own with its artist`, async () => {
+    it(`when participations are embedded in 1 record of ${resource.path} and in 30, then the same number of statements, and each gets its own with its artist`, async () => {
       const ids: number[] = [];
       const byItem = new Map<number, { id: number; dni: number }>();
       for (let i = 0; i < ROWS; i++) {
