@@ -53,8 +53,11 @@ export async function listRows(db: Db, spec: ListTable, query: ListQuery): Promi
   const where: Expression<SqlBool>[] = query.conditions.map((c) => condition(c, column(c.field), ordered(c.field)));
   if (query.search !== undefined) {
     const pattern = `%${escapeLike(query.search)}%`;
-    const texts = Object.keys(spec.kinds).filter((f) => spec.kinds[f]?.type === 'text');
-    where.push(sql<SqlBool>`(${sql.join(texts.map((f) => sql`${column(f)} like ${pattern} escape '\\'`), sql` or `)})`);
+    // Text fields by their normalized column; enum values are ASCII, so lower() folds them alike everywhere.
+    const searched = Object.entries(spec.kinds).flatMap(([f, kind]) =>
+      kind.type === 'text' ? [column(f)] : kind.type === 'enum' ? [sql`lower(${sql.ref(f)})`] : [],
+    );
+    where.push(searched.length > 0 ? sql<SqlBool>`(${sql.join(searched.map((c) => sql`${c} like ${pattern} escape '\\'`), sql` or `)})` : sql<SqlBool>`1 = 0`);
   }
   const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
 

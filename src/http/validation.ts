@@ -11,10 +11,13 @@ import { messages } from './messages.js';
  * own schema: strings are trimmed, strings of decimal digits become integers where an integer is
  * declared, and event dates take their canonical form. Ajv then reports every problem at once.
  */
-// removeAdditional: unknown body fields are dropped here, so they can never reach the store.
-const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: 'all', verbose: true, strict: true });
+const options = { allErrors: true, coerceTypes: false, verbose: true, strict: true } as const;
+// Bodies: unknown fields are dropped here, so they can never reach the store.
+const bodies = new Ajv({ ...options, removeAdditional: 'all' });
+// Query strings and paths keep what they have: the list parser must see a parameter to refuse it.
+const others = new Ajv(options);
 // After normalization a real date is in canonical form; anything else was not a real date.
-ajv.addFormat('fecha', isCanonicalFecha);
+for (const ajv of [bodies, others]) ajv.addFormat('fecha', isCanonicalFecha);
 
 type JsonSchema = { type?: string; format?: string; properties?: Record<string, JsonSchema> };
 type Normalize = (value: unknown) => unknown;
@@ -40,8 +43,8 @@ function normalizerFor(schema: JsonSchema): (data: unknown) => void {
   };
 }
 
-export const validatorCompiler: FastifySchemaCompiler<JsonSchema> = ({ schema }) => {
-  const validate: ValidateFunction = ajv.compile(schema);
+export const validatorCompiler: FastifySchemaCompiler<JsonSchema> = ({ schema, httpPart }) => {
+  const validate: ValidateFunction = (httpPart === 'body' ? bodies : others).compile(schema);
   const normalize = normalizerFor(schema);
   const check = (data: unknown) => {
     normalize(data);

@@ -495,12 +495,17 @@ describe('list search (q)', () => {
     }
   });
 
-  it('when q is given on participations, which have no free-text field, then 200 with an array, not a server error', async () => {
+  it('when q is given on participations, which have no free-text field, then it searches their kind', async () => {
     await createParticipacion(app);
-    const res = await send(app, 'GET', '/participaciones?q=obra');
+    const obra = await createObra(app);
+    await createParticipacion(app, { tipo_evento: 'obra', evento_id: obra.id });
+    const res = await send(app, 'GET', '/participaciones?q=OBRA');
     assert.equal(res.statusCode, 200, res.body);
-    assert.ok(Array.isArray(res.json()));
-    assert.equal(res.headers['x-total-count'], String(res.json<Json[]>().length));
+    const found = res.json<Json[]>();
+    assert.ok(found.length > 0);
+    assert.ok(found.every((p) => p.tipo_evento === 'obra'));
+    assert.equal(res.headers['x-total-count'], String(found.length));
+    assert.deepEqual((await send(app, 'GET', '/categorias?q=zzzz-nada')).json(), []);
   });
 });
 
