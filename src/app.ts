@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { openDatabase, poolOf } from './db/connect.js';
 import { isCanonicalFecha } from './db/fecha.js';
 import { migrateToLatest } from './db/migrate.js';
+import { tableVersions } from './db/versions.js';
 import { waitForStore } from './db/wait.js';
 import { conditionalGets } from './http/conditional.js';
 import { errorHandler, methodAwareNotFound } from './http/errors.js';
@@ -65,7 +66,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await openApi(app);
   const pool = poolOf(db);
   if (config.METRICS_ENABLED) metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
-  for (const resource of resources) resource.register(app, db, relationsOf(resource));
+  const versions = tableVersions(db);
+  // After the handler's write committed and before its client can see the answer, so that the
+  // client's next read cannot be served from a list cached before the write.
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') versions.wrote();
+  });
+  for (const resource of resources) resource.register(app, db, relationsOf(resource), versions);
   healthRoutes(app, db);
   return app;
 }

@@ -22,6 +22,13 @@ export function openDatabase(url: string, options: StoreOptions = { poolMax: 10,
   throw new Error(`DATABASE_URL must start with sqlite:, postgres:// or postgresql:// (got "${url}")`);
 }
 
+const sqliteHandles = new WeakMap<Db, SQLite.Database>();
+
+/** The SQLite connection behind a store (for PRAGMA data_version); undefined on PostgreSQL. */
+export function sqliteOf(db: Db): SQLite.Database | undefined {
+  return sqliteHandles.get(db);
+}
+
 function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -31,7 +38,29 @@ function openSqlite(path: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+  sqliteHandles.set(db, sqlite);
+  return db;
+}
+
+/**
+ * Kysely prepares every statement anew; preparing is a good part of a short query's cost on
+ * SQLite. Statements are kept by their SQL text and reused (bounded: list filters vary).
+ */
+function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
+  const prepared = new Map<string, SQLite.Statement>();
+  return Object.assign(Object.create(sqlite) as SQLite.Database, {
+    prepare(source: string) {
+      let statement = prepared.get(source);
+      if (!statement) {
+        if (prepared.size >= 500) prepared.clear();
+        statement = sqlite.prepare(source);
+        prepared.set(source, statement);
+      }
+      return statement;
+    },
+    close: () => sqlite.close(),
+  });
 }
 
 // What PostgreSQL answers differently from SQLite, made the same here and nowhere else:

@@ -39,3 +39,28 @@ export async function lockRow(trx: Db, table: string, key: string, value: number
     await sql`select 1 from ${sql.table(table)} where ${sql.ref(key)} = ${value} for update`.execute(trx);
   }
 }
+
+/**
+ * Statements that make every change to `table` (including cascaded deletes) bump its row in
+ * `versiones`, so any process can tell whether its cached answers for the table still hold.
+ */
+export function versionTrigger(dialect: DialectName, table: string) {
+  if (dialect === 'postgres') {
+    // Once per statement: a bulk change is one change.
+    return [sql`create trigger ${sql.id(`${table}_version`)} after insert or update or delete on ${sql.table(table)}
+                for each statement execute function cartelera_bump_version()`];
+  }
+  // SQLite triggers run once per row.
+  return (['insert', 'update', 'delete'] as const).map(
+    (event) => sql`create trigger ${sql.id(`${table}_version_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}
+                   begin update versiones set version = version + 1 where tabla = ${sql.lit(table)}; end`,
+  );
+}
+
+/** PostgreSQL's shared trigger function (SQLite triggers carry their statement inline). */
+export function versionFunction(dialect: DialectName) {
+  return dialect === 'postgres'
+    ? [sql`create function cartelera_bump_version() returns trigger language plpgsql as $$
+             begin update versiones set version = version + 1 where tabla = TG_TABLE_NAME; return null; end $$`]
+    : [];
+}

@@ -89,3 +89,18 @@ function condition(c: Condition, column: RawBuilder<unknown>, ordered: RawBuilde
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/**
+ * Every row of a table by key, read in pages of `size` (each one short query, so a slow reader
+ * never holds the store). Rows written meanwhile may or may not be seen, as in any page-by-page read.
+ */
+export async function* allRows(db: Db, table: keyof Database, key: string, size = 1000): AsyncGenerator<Record<string, unknown>[]> {
+  let after: unknown;
+  for (;;) {
+    const from = after === undefined ? sql`` : sql`where ${sql.ref(key)} > ${after}`;
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)} ${from} order by ${sql.ref(key)} limit ${size}`.execute(db);
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
+    after = rows[rows.length - 1]?.[key];
+  }
+}

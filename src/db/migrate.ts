@@ -2,6 +2,7 @@ import { Migrator, type Migration } from 'kysely';
 import type { Db } from './schema.js';
 import * as catalogue from './migrations/0001_catalogue.js';
 import * as textKeys from './migrations/0002_text_keys.js';
+import * as versions from './migrations/0003_versions.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -11,7 +12,11 @@ import * as textKeys from './migrations/0002_text_keys.js';
 const migrations: Record<string, Migration> = {
   '0001_catalogue': catalogue,
   '0002_text_keys': textKeys,
+  '0003_versions': versions,
 };
+
+/** Every migration, oldest first. */
+export const migrationNames = Object.keys(migrations).sort();
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });

@@ -68,7 +68,14 @@ export interface ParticipacionesTable {
 export const TIPOS_EVENTO = ['pelicula', 'obra', 'eventoUrbano'] as const;
 export type TipoEvento = (typeof TIPOS_EVENTO)[number];
 
+/** One row per table: bumped by triggers on every change to it (migration 0003). */
+export interface VersionesTable {
+  tabla: string;
+  version: number;
+}
+
 export interface Database {
+  versiones: VersionesTable;
   categorias: CategoriasTable;
   peliculas: PeliculasTable;
   obras: ObrasTable;

@@ -34,7 +34,9 @@ export function conditionalGets(app: FastifyInstance): void {
     if ((method !== 'GET' && method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
 
-    const etag = etagOf(payload);
+    // A route that knows its ETag already (a cached list) has set it: no need to hash the bytes again.
+    const known = reply.getHeader('etag');
+    const etag = typeof known === 'string' ? known : etagOf(payload);
     reply.header('etag', etag);
     if (!isNotModified(request.headers['if-none-match'], etag)) return done(null, payload);
 

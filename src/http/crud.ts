@@ -4,8 +4,10 @@ import { lockRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import { listRows } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
+import type { Versions } from '../db/versions.js';
 import type { Relations } from '../resources/relations.js';
 import { checkIfMatch } from './conditional.js';
+import { fullList } from './fullList.js';
 import { routeDocs, type CrudOperation } from './openapi.js';
 import { badRequest, ErrorBody, notFound, requestPath } from './errors.js';
 import { fieldKinds, linkHeader, listQuerySchema, parseListQuery, parseRelations, usesListQuery, type RawQuery } from './listQuery.js';
@@ -77,7 +79,7 @@ export interface CrudResource {
   nouns: Nouns;
   /** The record as answered. */
   item: TObject;
-  register(app: FastifyInstance, db: Db, relations: Relations): void;
+  register(app: FastifyInstance, db: Db, relations: Relations, versions: Versions): void;
 }
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
@@ -111,8 +113,9 @@ export function defineResource<
   /** The record exactly as GET answers it, which is what its ETag is computed from. */
   const representation = (record: Row) => JSON.stringify(Object.fromEntries(Object.keys(Item.properties).map((k) => [k, record[k]])));
 
-  function register(app: FastifyInstance, db: Db, relations: Relations) {
+  function register(app: FastifyInstance, db: Db, relations: Relations, versions: Versions) {
     const store = def.store(db);
+    const wholeTable = fullList(db, versions, table, key.name, representation);
     type Item = Awaited<ReturnType<typeof store.list>>[number];
     type Fields = Parameters<typeof store.update>[1];
     type Body = Fields & Partial<Record<K, number>>;
@@ -170,7 +173,7 @@ export function defineResource<
       async (request, reply) => {
         const raw = request.query as RawQuery;
         // Without list parameters, the interface's own answer: the whole table.
-        if (!usesListQuery(raw, kinds)) return store.list();
+        if (!usesListQuery(raw, kinds)) return wholeTable(reply);
         const query = parseListQuery(raw, kinds, names);
         const { rows, total } = await listRows(db, { table, key: key.name, kinds }, query);
         await attach(rows as Row[], query);

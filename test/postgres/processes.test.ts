@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { migrationNames } from '../../src/db/migrate.js';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { throughPort, tcpProxy } from '../proxy.js';
@@ -40,7 +41,7 @@ describe('several service processes on one PostgreSQL database', () => {
     await Promise.all([a.healthy(30000), b.healthy(30000)]);
 
     const migrations = await query<{ name: string }>(url, 'select name from kysely_migration');
-    assert.deepEqual(migrations.map((m) => m.name).sort(), ['0001_catalogue', '0002_text_keys']);
+    assert.deepEqual(migrations.map((m) => m.name).sort(), migrationNames);
     const applied = [a, b].filter((s) => logLines(s.output()).some((l) => l.msg === 'migrations applied'));
     assert.equal(applied.length, 1, 'exactly one process applied the migration');
 

@@ -1,0 +1,45 @@
+import { sqliteOf } from './connect.js';
+import type { Database, Db } from './schema.js';
+
+/**
+ * Whether a table changed: its row in `versiones`, which the store's own triggers bump on every
+ * change, whichever process made it (migration 0003). Cached answers are kept under a version.
+ */
+export interface Versions {
+  /** The table's current version. */
+  of(table: keyof Database): Promise<number>;
+  /** Call after this process wrote anything. */
+  wrote(): void;
+}
+
+export function tableVersions(db: Db): Versions {
+  const read = async (table: keyof Database) =>
+    Number((await db.selectFrom('versiones').select('version').where('tabla', '=', table).executeTakeFirst())?.version ?? 0);
+  const sqlite = sqliteOf(db);
+  if (!sqlite) return { of: read, wrote: () => {} };
+
+  // SQLite: data_version changes only when another connection commits, and this process counts its
+  // own writes; while neither moved, the versions last read still hold without reading a table.
+  const known = new Map<string, number>();
+  let seen = { dataVersion: -1, writes: -1 };
+  let writes = 0;
+  return {
+    async of(table) {
+      const dataVersion = sqlite.pragma('data_version', { simple: true }) as number;
+      if (dataVersion !== seen.dataVersion || writes !== seen.writes) {
+        known.clear();
+        seen = { dataVersion, writes };
+      }
+      let version = known.get(table);
+      if (version === undefined) {
+        version = await read(table);
+        // A write may have landed while reading; keep it only if nothing moved meanwhile.
+        if (writes === seen.writes) known.set(table, version);
+      }
+      return version;
+    },
+    wrote: () => {
+      writes++;
+    },
+  };
+}

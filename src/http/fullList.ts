@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { allRows } from '../db/listing.js';
+import type { Database, Db } from '../db/schema.js';
+import type { Versions } from '../db/versions.js';
+import { etagOf } from './conditional.js';
+
+/** Lists up to this size are answered whole and kept until their table changes; larger ones stream. */
+export const LIST_CACHE_MAX_BYTES = 8 * 1024 * 1024;
+const CHUNK = 64 * 1024;
+
+/**
+ * The interface's whole-table answer, as fast as it can be: while the table's version is
+ * unchanged, the bytes (and ETag) of the last answer. Otherwise the rows are read page by page;
+ * a list that outgrows LIST_CACHE_MAX_BYTES is streamed from there on, never held in memory.
+ */
+export function fullList(db: Db, versions: Versions, table: keyof Database, key: string, serialize: (row: Record<string, unknown>) => string) {
+  let cached: { version: number; body: Buffer; etag: string } | undefined;
+
+  return async function answer(reply: FastifyReply) {
+    // The version is read before the rows: a write in between leaves a cache that the next read refreshes.
+    const version = await versions.of(table);
+    reply.type('application/json; charset=utf-8');
+    if (cached?.version === version) return reply.header('etag', cached.etag).send(cached.body);
+
+    const pages = allRows(db, table, key);
+    const chunks: Buffer[] = [];
+    let pending = '[';
+    let size = 0;
+    const take = (rows: Record<string, unknown>[]) => {
+      for (const row of rows) pending += (pending.length > 1 || size > 0 ? ',' : '') + serialize(row);
+    };
+    const flush = () => {
+      const chunk = Buffer.from(pending);
+      pending = '';
+      size += chunk.length;
+      return chunk;
+    };
+
+    for await (const rows of pages) {
+      take(rows);
+      if (pending.length < CHUNK) continue;
+      chunks.push(flush());
+      if (size > LIST_CACHE_MAX_BYTES) return reply.send(Readable.from(rest()));
+    }
+    pending += ']';
+    const body = Buffer.concat([...chunks, flush()]);
+    cached = { version, body, etag: etagOf(body) };
+    return reply.header('etag', cached.etag).send(body);
+
+    /** What was read so far, then the remaining pages as they are read. */
+    async function* rest() {
+      yield* chunks.splice(0);
+      for await (const rows of pages) {
+        take(rows);
+        if (pending.length >= CHUNK) yield flush();
+      }
+      pending += ']';
+      yield flush();
+    }
+  };
+}
