@@ -36,6 +36,10 @@ async function runSuite(backend: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv):
   return code === 0;
 }
 
+// Tests that start real processes run `npm start`, which runs the compiled service: build it first.
+const build = spawn('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+if ((await once(build, 'exit'))[0] !== 0) process.exit(1);
+
 let ok = await runSuite('sqlite', {});
 const external = process.env.TEST_DATABASE_URL;
 const server = external ? undefined : await startEmbeddedPostgres();
