@@ -10,8 +10,10 @@ import { errorHandler, methodAwareNotFound } from './http/errors.js';
 import { crossOrigin } from './http/cors.js';
 import { healthRoutes } from './http/health.js';
 import { strictJsonBodies } from './http/json.js';
+import { serverLimits } from './http/limits.js';
 import { metricsRoutes } from './http/metrics.js';
 import { openApi } from './http/openapi.js';
+import { protect } from './http/protection.js';
 import { echoRequestId, requestIdOf } from './http/requestId.js';
 import { validatorCompiler } from './http/validation.js';
 import { resources } from './resources/index.js';
@@ -32,7 +34,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     // Failures before routing (a malformed URL like /peliculas/%ZZ) get the error body too; no hook
     // runs for them, so the request id is echoed here.
     frameworkErrors: (error, request, reply) => errorHandler(error, request, reply.header('x-request-id', request.id)),
+    // Behind these proxies, the client is the address X-Forwarded-For names (the rate limit counts by it).
+    trustProxy: config.TRUST_PROXY ?? false,
+    ...serverLimits(config),
   });
+  if (config.MAX_CONNECTIONS > 0) app.server.maxConnections = config.MAX_CONNECTIONS;
   echoRequestId(app);
   const db = openDatabase(config.DATABASE_URL, {
     poolMax: config.DATABASE_POOL_MAX,
@@ -52,6 +58,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // Before the 404/405 mirror below sees routes: its catch-all OPTIONS route would make every path "known".
   await crossOrigin(app, config.CORS_ORIGIN);
+  // After CORS, so that browsers can read its refusals; before /docs exists, which gets its own CSP.
+  await protect(app, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   const notFound = methodAwareNotFound();

@@ -1,5 +1,9 @@
+import { isIP } from 'node:net';
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
+
+// An RFC 6750 bearer token of at least 16 characters.
+const API_KEY = '[A-Za-z0-9._~+/-]{16,}=*';
 
 /** Every setting the service reads from its environment, declared once (README, "Configuration"). */
 export const ConfigSchema = Type.Object({
@@ -19,6 +23,35 @@ export const ConfigSchema = Type.Object({
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   /** Origins browsers may call from: `*`, or a comma-separated list (`https://a.example,https://b.example`). */
   CORS_ORIGIN: Type.String({ minLength: 1, default: '*' }),
+
+  /** When set, writes (POST, PUT, PATCH, DELETE) need `Authorization: Bearer <one of these keys>`. */
+  API_KEYS: Type.Optional(Type.String({ pattern: `^\\s*${API_KEY}(\\s*,\\s*${API_KEY})*\\s*$` })),
+  /** Requests per minute one client address may make; 0 is no limit. */
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 0 }),
+  /** Proxies whose X-Forwarded-For names the client: comma-separated addresses or CIDR ranges. */
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Security headers (helmet) on every answer. */
+  SECURITY_HEADERS: Type.Boolean({ default: true }),
+  /** A connection with no traffic either way for this long is closed; 0 is never. */
+  CONNECTION_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 60000 }),
+  /** A request whose headers and body have not all arrived in this time is answered 408 and closed; 0 is never. */
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30000 }),
+  /** The same for the request line and headers alone (and for a new connection that sends nothing). */
+  HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10000 }),
+  /** An idle keep-alive connection is closed after this long. */
+  KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 72000 }),
+  /** Requests one keep-alive connection may carry; 0 is no limit. */
+  MAX_REQUESTS_PER_SOCKET: Type.Integer({ minimum: 0, default: 0 }),
+  /** Open connections at most; further ones are closed at once. 0 is no cap. */
+  MAX_CONNECTIONS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** Request line and headers together at most this many bytes (431 otherwise). */
+  MAX_HEADER_BYTES: Type.Integer({ minimum: 4096, maximum: 1048576, default: 16384 }),
+  /** Load shedding: answer 503 while the event loop's mean delay exceeds this; 0 is off. */
+  UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** Load shedding: answer 503 while the V8 heap in use exceeds this; 0 is off. */
+  UNDER_PRESSURE_MAX_HEAP_USED_BYTES: Type.Integer({ minimum: 0, default: 0 }),
+  /** Load shedding: answer 503 while the resident set size exceeds this; 0 is off. */
+  UNDER_PRESSURE_MAX_RSS_BYTES: Type.Integer({ minimum: 0, default: 0 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -39,5 +72,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = validate.errors?.map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`);
     throw new Error(`Invalid configuration: ${problems?.join('; ')}`);
   }
-  return config as unknown as Config;
+  const valid = config as unknown as Config;
+  const conflicts = crossChecks(valid);
+  if (conflicts.length > 0) throw new Error(`Invalid configuration: ${conflicts.join('; ')}`);
+  return valid;
+}
+
+/** What one setting's schema cannot say. */
+function crossChecks(config: Config): string[] {
+  const problems: string[] = [];
+  // Node's HTTP server refuses this combination.
+  if (config.REQUEST_TIMEOUT_MS > 0 && config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
+    problems.push('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  }
+  const proxies = config.TRUST_PROXY?.split(',').map((p) => p.trim()) ?? [];
+  for (const proxy of proxies.filter((p) => !isProxyAddress(p))) {
+    problems.push(`TRUST_PROXY: '${proxy}' is not an IP address, a CIDR range, loopback, linklocal or uniquelocal`);
+  }
+  return problems;
+}
+
+function isProxyAddress(value: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(value)) return true;
+  const [address = '', bits, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
 }

@@ -48,6 +48,8 @@ export const messages = {
     methodNotAllowed: (path: string) => `Método no permitido en la ruta: ${path}`,
     unavailable: (path: string) => `Servicio no disponible en la ruta: ${path}`,
     internal: (path: string) => `Error interno en la ruta: ${path}`,
+    /** A request refused before it could be read whole (timeouts, oversized headers); its path may be unknown. */
+    unread: (path: string) => (path ? `No se pudo leer la petición en: ${path}` : 'No se pudo leer la petición.'),
   },
 
   routeNotFound: (method: string, path: string) => `No existe la ruta: ${method} ${path}`,
@@ -66,6 +68,18 @@ export const messages = {
   preconditionFailed: 'El registro cambió desde que lo leyó: la condición If-Match no se cumple.',
   internal: 'Error interno del servidor.',
   storeUnavailable: 'La base de datos no está disponible.',
+
+  /** Write keys, rate limit, load shedding and connection limits (README, "Protection"). */
+  protection: {
+    keyMissing: 'Se requiere una clave de API para modificar datos: envíela en la cabecera Authorization: Bearer <clave>.',
+    keyInvalid: 'La clave de API no es válida.',
+    tooManyRequests: (seconds: number) =>
+      `Demasiadas peticiones desde su dirección; vuelva a intentarlo en ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}.`,
+    overloaded: 'El servicio está sobrecargado; vuelva a intentarlo en unos segundos.',
+    requestTimeout: 'La petición no llegó completa a tiempo; se cerró la conexión.',
+    headersTooLarge: (bytes: number) => `Las cabeceras de la petición superan el límite de ${bytes} bytes.`,
+    malformedRequest: 'La petición HTTP está mal formada.',
+  },
 
   /** The list query parameters (README, "Lists: pages, filters, search, sort"). */
   query: {

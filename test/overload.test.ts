@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { get } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { npmStart, type Service } from './service.js';
+import { backend, freshStore, type TestStore } from './stores.js';
+
+const MAX_CONNECTIONS = 10;
+const HEADERS_TIMEOUT_MS = 2000;
+// Past HEADERS_TIMEOUT_MS + CUT_SLACK_MS, so that a headers cut cannot be the request timeout's.
+const REQUEST_TIMEOUT_MS = 5000;
+const MAX_HEADER_BYTES = 8192;
+// Node looks for expired requests once a second; the rest is for a busy machine.
+const CUT_SLACK_MS = 2500;
+const REQUEST_TIMEOUT = 'La petición no llegó completa a tiempo; se cerró la conexión.';
+
+/** A connection the test holds open, recording what the service sends and when it closes it. */
+interface Held {
+  socket: Socket;
+  opened: number;
+  received: string;
+  closedAt?: number;
+  closed: Promise<void>;
+}
+
+/** Every connection held, so that a failing test leaves none behind for the next. */
+const holding: Held[] = [];
+
+/** Connects, sends `first`, then `trickle` every 200 ms (keeping the connection busy) until the service closes it. */
+function hold(port: number, first: string, trickle = ''): Held {
+  const socket: Socket = connect(port, '127.0.0.1');
+  const held: Held = { socket, opened: Date.now(), received: '', closed: Promise.resolve() };
+  holding.push(held);
+  const timer = setInterval(() => trickle && socket.writable && socket.write(trickle), 200);
+  held.closed = new Promise((resolve) => {
+    socket.on('close', () => {
+      clearInterval(timer);
+      held.closedAt = Date.now();
+      resolve();
+    });
+  });
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (held.received += chunk));
+  // A refused or cut connection may be reset; 'close' records it.
+  socket.on('error', () => {});
+  if (first) socket.write(first);
+  return held;
+}
+
+/** GET over a connection of its own (no keep-alive pool), so that the test knows every connection it holds. */
+function fetchAlone(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = get(`${base}${path}`, { agent: false, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.setTimeout(5000, () => req.destroy(new Error(`GET ${path}: no answer in 5 s`)));
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the service has closed every one of `held`, or fails after `ms`. */
+async function closedWithin(held: Held[], ms: number): Promise<void> {
+  await Promise.race([Promise.all(held.map((h) => h.closed)), sleep(ms)]);
+  const open = held.filter((h) => h.closedAt === undefined).length;
+  assert.equal(open, 0, `${open} of ${held.length} connections still open after ${ms} ms`);
+}
+
+/** The status and the error body of a raw HTTP answer. */
+function parseAnswer(raw: string): { status: number; body: Record<string, unknown> } {
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]), body: JSON.parse(body) as Record<string, unknown> };
+}
+
+describe(`slow and excess clients, over a real port (${backend})`, () => {
+  let store: TestStore;
+  let service: Service;
+  let port: number;
+  before(async () => {
+    store = await freshStore();
+    service = await npmStart({
+      DATABASE_URL: store.url,
+      LOG_LEVEL: 'warn',
+      MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+      HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      MAX_HEADER_BYTES: String(MAX_HEADER_BYTES),
+    });
+    await service.healthy();
+    port = Number(new URL(service.base).port);
+    // Let the keep-alive connections of healthy()'s fetch close, so that the count below is the test's own.
+    await sleep(100);
+  });
+  afterEach(() => {
+    for (const h of holding.splice(0)) h.socket.destroy();
+  });
+  after(async () => {
+    await service?.stop();
+    await store?.drop();
+  });
+
+  it('when slow clients hold connections, then others are served, excess connections are refused, and the slow ones are cut with 408', async () => {
+    // Headers that never end, one line every 200 ms; bodies that never end, one byte every 200 ms.
+    const slowHeaders = Array.from({ length: 3 }, () => hold(port, 'GET /peliculas HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Lento: si\r\n'));
+    const slowBodies = Array.from({ length: 3 }, () =>
+      hold(port, 'POST /categorias HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"nombre":"', 'a'),
+    );
+    await sleep(200);
+
+    // (b) While they are held, a normal client is served.
+    const served = await fetchAlone(service.base, '/health');
+    assert.equal(served.status, 200, served.body);
+    assert.deepEqual(JSON.parse(served.body), { status: 'ok' });
+    assert.equal((await fetchAlone(service.base, '/categorias')).status, 200);
+
+    // (c) Connections past MAX_CONNECTIONS are closed at once, without an answer.
+    const idle = Array.from({ length: MAX_CONNECTIONS }, () => hold(port, ''));
+    await sleep(400);
+    const refused = idle.filter((h) => h.closedAt !== undefined);
+    assert.ok(refused.length >= idle.length - (MAX_CONNECTIONS - 6), `refused ${refused.length} of ${idle.length}`);
+    for (const h of refused) assert.equal(h.received, '');
+    await assert.rejects(fetchAlone(service.base, '/health'), 'a new client is refused while every connection is taken');
+    for (const h of [...slowHeaders, ...slowBodies]) assert.equal(h.closedAt, undefined, 'the slow ones are still held');
+
+    // (a) Each slow connection is answered 408 in the error body and closed, once its timeout has passed.
+    const cut = async (held: Held[], timeoutMs: number, location: string) => {
+      await closedWithin(held, timeoutMs + CUT_SLACK_MS);
+      for (const h of held) {
+        const lived = (h.closedAt ?? 0) - h.opened;
+        assert.ok(lived >= timeoutMs - 100 && lived <= timeoutMs + CUT_SLACK_MS, `closed after ${lived} ms`);
+        const { status, body } = parseAnswer(h.received);
+        assert.equal(status, 408);
+        assert.deepEqual(Object.keys(body).sort(), ['code', 'details', 'location', 'moreInfo', 'timestamp', 'type']);
+        assert.equal(body.code, '408');
+        assert.equal(body.details, REQUEST_TIMEOUT);
+        assert.equal(body.location, location);
+      }
+    };
+    await cut(slowHeaders, HEADERS_TIMEOUT_MS, 'uri=');
+    await cut(slowBodies, REQUEST_TIMEOUT_MS, 'uri=/categorias');
+    const accepted = idle.filter((h) => !refused.includes(h));
+    await closedWithin(accepted, HEADERS_TIMEOUT_MS + CUT_SLACK_MS);
+    for (const h of accepted) assert.equal(parseAnswer(h.received).status, 408, 'a connection that sends nothing is cut too');
+
+    // Capacity is back, and the cut writes stored nothing.
+    assert.equal((await fetchAlone(service.base, '/health')).status, 200);
+    assert.deepEqual(JSON.parse((await fetchAlone(service.base, '/categorias')).body), []);
+  });
+
+  it('when the headers are over MAX_HEADER_BYTES, then 431 in the error body', async () => {
+    const held = hold(port, `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Grande: ${'a'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`);
+    await closedWithin([held], 2000);
+    const { status, body } = parseAnswer(held.received);
+    assert.equal(status, 431);
+    assert.equal(body.code, '431');
+    assert.equal(body.details, `Las cabeceras de la petición superan el límite de ${MAX_HEADER_BYTES} bytes.`);
+    assert.equal(body.location, 'uri=/health');
+    assert.equal(body.moreInfo, 'No se pudo leer la petición en: /health');
+    // Just under the limit is fine.
+    assert.equal((await fetchAlone(service.base, '/health', { 'x-grande': 'a'.repeat(MAX_HEADER_BYTES - 500) })).status, 200);
+  });
+});
