@@ -1,0 +1,271 @@
+import { writeFileSync } from 'node:fs';
+import { QUIET_WAIT_S } from './cpu.js';
+import { TARGET_NAMES, type TargetName } from './targets.js';
+import { SCENARIOS, type ScenarioName, type WrkSummary } from './wrk.js';
+
+export interface ScenarioResult {
+  target: TargetName;
+  scenario: ScenarioName;
+  wrk: WrkSummary;
+  /** Answers per second, 2xx only. */
+  rps: number;
+  /** The server process's peak resident memory during the scenario, in bytes. */
+  peakRss: number;
+  /** CPU seconds per second (1 = a whole core) of the server, wrk, and processes outside the run. */
+  cpu: { server: number; wrk: number; others: number };
+}
+
+export interface Seeding {
+  target: TargetName;
+  movies: number;
+  seconds: number;
+}
+
+export interface HundredK {
+  movies: number;
+  /** How many movies the list held: all of them, unless the server is wrong. */
+  moviesInBody: number;
+  bodyBytes: number;
+  /** Resident memory after seeding, before the first list. */
+  rssBefore: number;
+  peakRss: number;
+  getMs: number[];
+}
+
+export interface RunInfo {
+  date: string;
+  nproc: string;
+  cpu: string;
+  node: string;
+  wrk: string;
+  pinning: string;
+  durationS: number;
+  elapsedS: number;
+  targets: readonly TargetName[];
+}
+
+/** The issue's figures for Platformatic DB on this 2-core machine: a reference, not measured by this run. */
+const PLATFORMATIC = { lookup: 7_000, create: 750, list: 30 };
+
+const TITLES: Record<TargetName, string> = {
+  'cartelera-sqlite': 'cartelera (SQLite)',
+  'cartelera-postgres': 'cartelera (PostgreSQL)',
+  'json-server': 'json-server 0.17',
+  ceiling: 'ceiling (node:http)',
+};
+
+const MB = 1_000_000;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+const ms = (us: number) => `${(us / 1000).toFixed(us < 10_000 ? 2 : 1)} ms`;
+const rate = (n: number) => (n < 100 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US'));
+const size = (bytes: number) =>
+  bytes >= MB ? `${(bytes / MB).toFixed(2)} MB` : bytes >= 1000 ? `${(bytes / 1000).toFixed(1)} kB` : `${Math.round(bytes)} B`;
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+const times = (ratio: number | undefined) => (ratio === undefined ? '–' : `${ratio.toFixed(ratio < 10 ? 2 : 1)}×`);
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function find(results: ScenarioResult[], target: TargetName, scenario: ScenarioName): ScenarioResult | undefined {
+  return results.find((r) => r.target === target && r.scenario === scenario);
+}
+
+/** cartelera (SQLite)'s 2xx rate over `target`'s, in one scenario. */
+function ratio(results: ScenarioResult[], scenario: ScenarioName, target: TargetName): number | undefined {
+  const ours = find(results, 'cartelera-sqlite', scenario)?.rps;
+  const theirs = find(results, target, scenario)?.rps;
+  return ours === undefined || !theirs ? undefined : ours / theirs;
+}
+
+function resultsTable(results: ScenarioResult[], targets: readonly TargetName[]): string {
+  const rows = SCENARIOS.flatMap(({ name, label }) =>
+    targets.flatMap((target) => {
+      const r = find(results, target, name);
+      if (!r) return [];
+      const errors = r.wrk.socket_errors + r.wrk.timeouts;
+      const cpu = `${pct(r.cpu.server)} / ${pct(r.cpu.wrk)} / ${pct(r.cpu.others)}`;
+      const perAnswer = r.wrk.requests > 0 ? size(r.wrk.bytes / r.wrk.requests) : '–';
+      return [[label, TITLES[target], rate(r.rps), ms(r.wrk.p50_us), ms(r.wrk.p99_us), String(r.wrk.non2xx), String(errors), perAnswer, mb(r.peakRss), cpu]];
+    }),
+  );
+  return table(
+    ['scenario', 'target', '2xx/s', 'p50', 'p99', 'non-2xx', 'socket errors', 'bytes/answer', 'server peak RSS', 'CPU server / wrk / others'],
+    rows,
+  );
+}
+
+/** A warning when processes outside the run took CPU during a scenario: its figures are then not the machine's. */
+function busyMachineWarning(results: ScenarioResult[]): string | undefined {
+  const worst = results.reduce<ScenarioResult | undefined>((w, r) => (r.cpu.others > (w?.cpu.others ?? 0.1) ? r : w), undefined);
+  if (!worst) return undefined;
+  return `**Warning: the machine was not idle.** Processes outside the benchmark used up to ${pct(worst.cpu.others)} of a core (during ${worst.target} ${worst.scenario}); the figures of the scenarios with a high "others" share are lower than this machine gives.`;
+}
+
+/** Scenarios in which wrk used its whole core: their figures are the load generator's limit, not the server's. */
+function clientBoundNote(results: ScenarioResult[]): string | undefined {
+  const bound = results.filter((r) => r.cpu.wrk >= 0.9).map((r) => `${TITLES[r.target]} ${SCENARIOS.find((s) => s.name === r.scenario)?.label}`);
+  if (bound.length === 0) return undefined;
+  return `**wrk was the limit** (≥ 90% of its core) in: ${bound.join('; ')}. Those servers could answer more than shown; a ratio to them is flattering to cartelera.`;
+}
+
+function ratiosTable(results: ScenarioResult[], targets: readonly TargetName[]): string {
+  const others = targets.filter((t) => t !== 'cartelera-sqlite');
+  const rows = SCENARIOS.map(({ name, label }) => [label, ...others.map((t) => times(ratio(results, name, t)))]);
+  return table(['scenario', ...others.map((t) => `÷ ${TITLES[t]}`)], rows);
+}
+
+function hundredKTable(h: HundredK): string {
+  return table(
+    ['movies', 'movies in the body', 'body', 'RSS before', 'server peak RSS', 'each GET'],
+    [[h.movies.toLocaleString('en-US'), h.moviesInBody.toLocaleString('en-US'), mb(h.bodyBytes), mb(h.rssBefore), mb(h.peakRss), h.getMs.map((t) => `${Math.round(t)} ms`).join(', ')]],
+  );
+}
+
+type Verdict = 'met' | 'not met' | 'not measured';
+const verdict = (value: number | undefined, ok: (v: number) => boolean): Verdict => (value === undefined ? 'not measured' : ok(value) ? 'met' : 'not met');
+
+/** The project's targets, each checked against this run (Platformatic DB against the issue's figures). */
+function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined): string {
+  const rps = (scenario: ScenarioName) => find(results, 'cartelera-sqlite', scenario)?.rps;
+  const overReference = (scenario: ScenarioName, reference: number) => {
+    const value = rps(scenario);
+    return value === undefined ? undefined : value / reference;
+  };
+  const p99 = find(results, 'cartelera-sqlite', 'lookup')?.wrk.p99_us;
+  const wrkBound = (scenario: ScenarioName) => ((find(results, 'ceiling', scenario)?.cpu.wrk ?? 0) >= 0.9 ? ' (the ceiling was wrk-bound)' : '');
+  // A small peak over an incomplete list proves nothing.
+  const complete = hundredK?.moviesInBody === hundredK?.movies;
+  const incomplete = complete ? '' : `, but the list held ${hundredK?.moviesInBody.toLocaleString('en-US')} movies`;
+  const rows: [string, number | undefined, (v: number) => string, (v: number) => boolean][] = [
+    ['lookup by title ≥ 0.6× ceiling', ratio(results, 'lookup', 'ceiling'), (v) => times(v) + wrkBound('lookup'), (v) => v >= 0.6],
+    ['lookup by title ≥ 5× Platformatic DB (reference ~7,000/s)', overReference('lookup', PLATFORMATIC.lookup), times, (v) => v >= 5],
+    ['create ≥ 20× Platformatic DB (reference ~750/s)', overReference('create', PLATFORMATIC.create), times, (v) => v >= 20],
+    ['update ≥ 20× Platformatic DB (reference: its create figure, ~750/s)', overReference('update', PLATFORMATIC.create), times, (v) => v >= 20],
+    ['full list of 10,000 ≥ 0.5× ceiling', ratio(results, 'list', 'ceiling'), (v) => times(v) + wrkBound('list'), (v) => v >= 0.5],
+    ['full list of 10,000 ≥ 10× json-server', ratio(results, 'list', 'json-server'), times, (v) => v >= 10],
+    ['full list of 10,000 ≥ 10× Platformatic DB (reference ~30/s)', overReference('list', PLATFORMATIC.list), times, (v) => v >= 10],
+    ['full list of 100,000: server peak RSS < 150 MB', hundredK?.peakRss, (v) => mb(v) + incomplete, (v) => complete && v < 150 * MB],
+    ['p99 of lookups ≤ 3 ms at 32 connections', p99, ms, (v) => v <= 3000],
+  ];
+  return table(
+    ['target', 'measured', 'result'],
+    rows.map(([goal, value, show, ok]) => [goal, value === undefined ? '–' : show(value), `**${verdict(value, ok)}**`]),
+  );
+}
+
+function problemsList(problems: string[]): string {
+  return `**Wrong answers** (checked once after seeding; the figures for these targets are not comparable):\n\n${problems.map((p) => `- ${p}`).join('\n')}`;
+}
+
+/** The markdown printed at the end of a run. */
+export function summary(results: ScenarioResult[], targets: readonly TargetName[], hundredK: HundredK | undefined, problems: string[]): string {
+  const parts = ['## Results', resultsTable(results, targets)];
+  if (problems.length > 0) parts.push(problemsList(problems));
+  for (const note of [busyMachineWarning(results), clientBoundNote(results)]) if (note) parts.push(note);
+  if (targets.includes('cartelera-sqlite') && targets.length > 1) parts.push('## cartelera (SQLite) ÷ each other target (2xx/s)', ratiosTable(results, targets));
+  if (hundredK) parts.push('## Full list of 100,000 movies (cartelera, SQLite)', hundredKTable(hundredK));
+  parts.push('## Targets', targetsTable(results, hundredK));
+  return parts.join('\n\n');
+}
+
+export function writePerformanceDoc(
+  path: string,
+  run: RunInfo,
+  results: ScenarioResult[],
+  seeding: Seeding[],
+  hundredK: HundredK | undefined,
+  problems: string[],
+): void {
+  const seeded = seeding.map((s) => `${TITLES[s.target]} ${s.seconds.toFixed(1)} s (${rate(s.movies / s.seconds)} creates/s)`).join('; ');
+  const doc = `# Performance
+
+What cartelera answers per second, how fast, and with how much memory, next to json-server and to a
+bare \`node:http\` server answering the same bytes from memory. Everything on this page below "Last run"
+is written by \`npm run bench\` (the code is in \`bench/\`); run it again to refresh it.
+
+## Last run
+
+- Date: ${run.date}
+- Machine: ${run.nproc} CPUs (\`nproc\`), ${run.cpu}
+- Node.js ${run.node}, ${run.wrk}
+- \`BENCH_DURATION=${run.durationS}\` (seconds per scenario and target), ${run.pinning}
+- Targets: ${run.targets.join(', ')}${hundredK ? ', and the 100,000-movie list' : ''}; the whole run took ${Math.floor(run.elapsedS / 60)} min ${Math.round(run.elapsedS % 60)} s
+- Seeding 10,000 movies through each API (32 in flight): ${seeded || '–'}
+
+Answers per second count 2xx answers only; p50 and p99 are wrk's latencies; bytes/answer is what
+wrk read per answer, headers included; "server peak RSS" is the peak resident memory of the server's
+own process during the scenario (MB are 10⁶ bytes); CPU is in cores (100% = one core) used by the
+server process, by wrk, and by processes outside the benchmark. A server near 100% is the limit; wrk
+near 100% means the load generator was. "Others" should be near 0%; when it is not, the machine was
+shared and the figures are low.
+${[busyMachineWarning(results), clientBoundNote(results)].filter(Boolean).map((note) => `\n${note}\n`).join('')}${problems.length > 0 ? `\n${problemsList(problems)}\n` : ''}
+${resultsTable(results, run.targets)}
+${run.targets.includes('cartelera-sqlite') && run.targets.length > 1 ? `\n### cartelera (SQLite) ÷ each other target (2xx/s)\n\n${ratiosTable(results, run.targets)}\n` : ''}${hundredK ? `\n### Full list of 100,000 movies (cartelera, SQLite)\n\nSeeded through the API (64 in flight), then ${hundredK.getMs.length} sequential \`GET /peliculas\`; the peak is over those GETs only.\n\n${hundredKTable(hundredK)}\n` : ''}
+## Targets
+
+The project's targets, each measured in this one run. Platformatic DB is **not run here**: its rows
+compare with the issue's reference figures for it on this 2-core machine (~7,000 lookups/s, ~750
+creates/s, ~30 full lists/s), as a reference only. The issue gives no update figure for it, so the
+update row uses the create figure.
+
+${targetsTable(results, hundredK)}
+
+## Reproduce
+
+\`\`\`sh
+npm run bench                                         # every target, 10 s per scenario, then the 100,000-movie list
+BENCH_DURATION=5 npm run bench                        # seconds per scenario (default 10)
+BENCH_TARGETS=cartelera-sqlite,ceiling npm run bench  # a subset of: ${TARGET_NAMES.join(', ')}
+BENCH_SKIP_100K=1 npm run bench                       # without the 100,000-movie list
+\`\`\`
+
+It needs \`wrk\` (\`apt-get install -y wrk\`; installed by the run itself when missing and run as root)
+and the dev dependencies (\`npm ci\`). It leaves nothing behind: servers, the SQLite files, json-server's
+db.json and PostgreSQL's data folder live under the OS temp dir and are removed at the end, on failure
+and on Ctrl-C too.
+
+## How it measures
+
+- **Targets**, one after another, each alone on the machine: cartelera on SQLite (a fresh file),
+  cartelera on PostgreSQL (the embedded server from \`test/embedded-postgres.ts\`, a fresh database),
+  json-server 0.17 (a fresh db.json) and the ceiling, \`bench/ceiling.ts\`: \`node:http\` answering
+  bytes serialized at start (one movie, the first page of 100, all 10,000), the fastest any Node
+  process can answer here. cartelera runs as \`npm start\` does (\`node dist/server.js\`, built first) with \`LOG_LEVEL=warn\`.
+- **CPUs**: ${run.pinning}. PostgreSQL's own processes are not pinned: they share both CPUs with the
+  server and wrk, so cartelera (PostgreSQL) pays for its database out of the same two cores.
+- **Data**: 20 categories, then 10,000 movies ("Película N", a 100-character synopsis), loaded through
+  each target's own HTTP API with 32 requests in flight; then a 2 s warm-up (the mixed scenario), not
+  reported.
+- **Load**: wrk, 1 thread, 32 connections, one Lua script per scenario in \`bench/lua/\`:
+  lookup of a random seeded title (\`GET /peliculas/Película%20N\`; json-server: \`GET /peliculas?titulo=…\`),
+  a random page of 100 (\`?_page=N&_limit=100\`), the full list, creates with titles never used before,
+  \`PUT /peliculas/{id}\` with a full valid body over the seeded movies, and 90% lookups / 10% updates.
+  Scenarios run in that order on one store, so updates and the mixed run see the movies the creates added.
+  Counting non-2xx in \`response()\` makes wrk buffer every body, which costs it most on the full list:
+  there the ceiling is limited by wrk's core, not its own (the CPU column shows it).
+- **Quiet**: before each scenario the run waits, up to ${QUIET_WAIT_S} s, for a second in which processes outside it
+  use under 10% of a core; the "others" CPU share shows what they took anyway.
+- **Memory**: the server process's VmHWM (reset before each scenario through \`/proc/<pid>/clear_refs\`)
+  and VmRSS sampled every 200 ms; the larger is reported.
+- json-server answers with its own semantics: lookups by title are filters that scan every movie and
+  answer an array, bodies are indented JSON, and every write re-serializes the whole db.json.
+
+## Durability
+
+The write figures are for the durability each target has as configured here; they are not equal:
+
+- **cartelera (SQLite)** runs in WAL mode with \`synchronous=NORMAL\`: every write is in the WAL before it
+  is acknowledged, so it survives a crash or kill of the process, but the WAL is synced only at
+  checkpoints, so a power cut or OS crash can lose the last moments of writes. \`synchronous=FULL\` would
+  sync on every commit and cost write throughput.
+- **cartelera (PostgreSQL)** here runs on the test suite's embedded server, which is started with
+  \`fsync=off\`: its write figures are higher than a production server (\`fsync=on\`,
+  \`synchronous_commit=on\`) would give.
+- **json-server** answers before it writes, and rewrites the whole db.json after each write without
+  syncing it: a crash can lose acknowledged writes.
+- **The ceiling** stores nothing.
+`;
+  writeFileSync(path, doc);
+}

@@ -1,0 +1,169 @@
+/**
+ * `npm run bench`: seeds each target through its own API, loads it with wrk scenario by scenario,
+ * then measures cartelera's memory on a 100,000-movie list; prints the tables and writes
+ * docs/performance.md. Env: BENCH_DURATION (s, default 10), BENCH_TARGETS (comma-separated),
+ * BENCH_SKIP_100K=1.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { untilQuiet, watchCpu } from './cpu.js';
+import { statusBytes, watchPeakRss } from './memory.js';
+import { atExit, pinning, runExitTasks } from './process.js';
+import { summary, writePerformanceDoc, type HundredK, type ScenarioResult, type Seeding } from './report.js';
+import { checkAnswers, root, startTarget, TARGET_NAMES, type Target, type TargetName } from './targets.js';
+import { ensureWrk, runWrk, SCENARIOS, wrkVersion, type ScenarioName } from './wrk.js';
+
+const MOVIES = 10_000;
+const SEED_CONCURRENCY = 32;
+const WARMUP_S = 2;
+const LIST_MOVIES = 100_000;
+const LIST_SEED_CONCURRENCY = 64;
+const LIST_GETS = 3;
+
+const durationS = Number(process.env.BENCH_DURATION || 10);
+if (!Number.isInteger(durationS) || durationS < 1) throw new Error(`BENCH_DURATION must be a whole number of seconds, not ${process.env.BENCH_DURATION}`);
+const targets = chosenTargets(process.env.BENCH_TARGETS);
+const skip100k = process.env.BENCH_SKIP_100K === '1';
+
+function chosenTargets(list: string | undefined): TargetName[] {
+  if (!list) return [...TARGET_NAMES];
+  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(TARGET_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_TARGETS: unknown ${unknown.join(', ')}; choose among ${TARGET_NAMES.join(', ')}`);
+  return TARGET_NAMES.filter((name) => names.includes(name));
+}
+
+const seconds = (since: number) => (performance.now() - since) / 1000;
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** Seeds one target, warms it up, then runs every scenario against it. */
+async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[], problems: string[]): Promise<ScenarioResult[]> {
+  console.log(`\n${name}: starting and seeding ${MOVIES.toLocaleString('en-US')} movies`);
+  const target = await startTarget(name, workDir, MOVIES);
+  try {
+    const started = performance.now();
+    const ids = await target.seed(SEED_CONCURRENCY);
+    if (name !== 'ceiling') seeding.push({ target: name, movies: MOVIES, seconds: seconds(started) });
+    console.log(`${name}: seeded in ${seconds(started).toFixed(1)} s`);
+    const wrong = await checkAnswers(target, MOVIES);
+    wrong.forEach((problem) => console.log(`WRONG ANSWER: ${problem}`));
+    problems.push(...wrong);
+    const idsFile = join(workDir, `${name}-ids.txt`);
+    writeFileSync(idsFile, `${ids.join('\n')}\n`);
+    const luaArgs = [target.lookup, idsFile];
+
+    await runWrk('mixed', target.server.base, WARMUP_S, luaArgs);
+    const results: ScenarioResult[] = [];
+    for (const { name: scenario } of SCENARIOS) {
+      const others = await untilQuiet();
+      if (others >= 0.1) console.log(`${name} ${scenario}: other processes still use ${percent(others)} of a core; going on`);
+      const result = await measure(target, scenario, luaArgs);
+      results.push(result);
+      const { wrk, cpu } = result;
+      console.log(
+        `${name} ${scenario}: ${Math.round(result.rps)} 2xx/s, p50 ${wrk.p50_us} µs, p99 ${wrk.p99_us} µs, ` +
+          `${wrk.non2xx} non-2xx, ${wrk.socket_errors + wrk.timeouts} socket errors, peak RSS ${(result.peakRss / 1e6).toFixed(1)} MB, ` +
+          `CPU server ${percent(cpu.server)} wrk ${percent(cpu.wrk)} others ${percent(cpu.others)}`,
+      );
+    }
+    return results;
+  } finally {
+    await target.stop();
+  }
+}
+
+/** One scenario against a running target: wrk's figures, and the server's peak memory and CPU meanwhile. */
+async function measure(target: Target, scenario: ScenarioName, luaArgs: string[]): Promise<ScenarioResult> {
+  const memory = watchPeakRss(target.server.pid);
+  const cpu = watchCpu(target.server.pid);
+  const wrk = await runWrk(scenario, target.server.base, durationS, luaArgs);
+  const measuredS = wrk.duration_us / 1e6;
+  return {
+    target: target.name,
+    scenario,
+    wrk,
+    rps: (wrk.requests - wrk.non2xx) / measuredS,
+    peakRss: memory.stop(),
+    cpu: { ...cpu.stop(wrk.cpu_s), wrk: wrk.cpu_s / measuredS },
+  };
+}
+
+/** cartelera on SQLite with 100,000 movies: the server's peak memory over a few full lists. */
+async function measureHundredK(workDir: string): Promise<HundredK> {
+  console.log(`\ncartelera-sqlite: starting and seeding ${LIST_MOVIES.toLocaleString('en-US')} movies`);
+  const target = await startTarget('cartelera-sqlite', workDir, LIST_MOVIES);
+  try {
+    const started = performance.now();
+    await target.seed(LIST_SEED_CONCURRENCY);
+    console.log(`cartelera-sqlite: seeded in ${seconds(started).toFixed(1)} s`);
+    const { pid, base } = target.server;
+    const rssBefore = statusBytes(pid, 'VmRSS');
+    const memory = watchPeakRss(pid);
+    const getMs: number[] = [];
+    let body = Buffer.alloc(0);
+    for (let i = 0; i < LIST_GETS; i++) {
+      const start = performance.now();
+      const response = await fetch(`${base}/peliculas`);
+      body = Buffer.from(await response.arrayBuffer());
+      if (response.status !== 200) throw new Error(`GET /peliculas answered ${response.status}`);
+      getMs.push(performance.now() - start);
+    }
+    const peakRss = memory.stop();
+    const moviesInBody = (JSON.parse(body.toString()) as unknown[]).length;
+    const result = { movies: LIST_MOVIES, moviesInBody, bodyBytes: body.length, rssBefore, peakRss, getMs };
+    console.log(`cartelera-sqlite 100k list: ${moviesInBody} movies, ${body.length} bytes, peak RSS ${(peakRss / 1e6).toFixed(1)} MB`);
+    if (moviesInBody !== LIST_MOVIES) console.log(`WRONG ANSWER: the full list holds ${moviesInBody} movies, not ${LIST_MOVIES}`);
+    return result;
+  } finally {
+    await target.stop();
+  }
+}
+
+function machine() {
+  const nproc = spawnSync('nproc', { encoding: 'utf8' }).stdout?.trim() || String(availableParallelism());
+  const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1]?.trim() ?? 'unknown CPU';
+  return { nproc, cpu, node: process.version, wrk: wrkVersion() };
+}
+
+async function main(): Promise<void> {
+  ensureWrk();
+  const started = performance.now();
+  const workDir = mkdtempSync(join(tmpdir(), 'cartelera-bench-'));
+  atExit(() => rmSync(workDir, { recursive: true, force: true }));
+  console.log(`cartelera bench: ${targets.join(', ')}; ${durationS} s per scenario; ${pinning}; temp files in ${workDir}`);
+
+  const results: ScenarioResult[] = [];
+  const seeding: Seeding[] = [];
+  const problems: string[] = [];
+  for (const name of targets) results.push(...(await benchTarget(name, workDir, seeding, problems)));
+  const hundredK = skip100k ? undefined : await measureHundredK(workDir);
+
+  console.log(`\n${summary(results, targets, hundredK, problems)}\n`);
+  const date = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const run = { date, ...machine(), pinning, durationS, elapsedS: seconds(started), targets };
+  writePerformanceDoc(join(root, 'docs', 'performance.md'), run, results, seeding, hundredK, problems);
+  console.log(`Wrote docs/performance.md (the run took ${Math.round(run.elapsedS)} s).`);
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: stopping the servers and removing the temp files`);
+    void runExitTasks().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+} catch (error) {
+  if (!interrupted) {
+    console.error(error);
+    process.exitCode = 1;
+  }
+} finally {
+  if (!interrupted) await runExitTasks();
+}
