@@ -37,8 +37,9 @@ export function fullList(db: Db, versions: Versions, table: keyof Database, key:
       return chunk;
     };
 
-    for await (const rows of pages) {
-      take(rows);
+    // Stepped by hand: leaving a for-await loop early would close the generator that rest() continues.
+    for (let page = await pages.next(); !page.done; page = await pages.next()) {
+      take(page.value);
       if (pending.length < CHUNK) continue;
       chunks.push(flush());
       if (size > LIST_CACHE_MAX_BYTES) return reply.send(Readable.from(rest()));
@@ -51,8 +52,8 @@ export function fullList(db: Db, versions: Versions, table: keyof Database, key:
     /** What was read so far, then the remaining pages as they are read. */
     async function* rest() {
       yield* chunks.splice(0);
-      for await (const rows of pages) {
-        take(rows);
+      for (let page = await pages.next(); !page.done; page = await pages.next()) {
+        take(page.value);
         if (pending.length >= CHUNK) yield flush();
       }
       pending += ']';
