@@ -10,13 +10,18 @@ export interface Versions {
   of(table: keyof Database): Promise<number>;
   /** Call after this process wrote anything. */
   wrote(): void;
+  /**
+   * Whether of() usually answers from memory. When it must ask the database (PostgreSQL), reading
+   * a version costs as much as a one-row query, so only answers dearer than that are worth caching.
+   */
+  inMemory: boolean;
 }
 
 export function tableVersions(db: Db): Versions {
   const read = async (table: keyof Database) =>
     Number((await db.selectFrom('versiones').select('version').where('tabla', '=', table).executeTakeFirst())?.version ?? 0);
   const sqlite = sqliteOf(db);
-  if (!sqlite) return { of: read, wrote: () => {} };
+  if (!sqlite) return { of: read, wrote: () => {}, inMemory: false };
 
   // SQLite: data_version changes only when another connection commits, and this process counts its
   // own writes; while neither moved, the versions last read still hold without reading a table.
@@ -41,5 +46,6 @@ export function tableVersions(db: Db): Versions {
     wrote: () => {
       writes++;
     },
+    inMemory: true,
   };
 }

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
 import { messages } from './messages.js';
-
 
 /** An entity-tag of a conditional header: its opaque-tag (quotes included) and whether it is weak. */
 interface EntityTag {
@@ -15,7 +14,7 @@ const ENTITY_TAG = /(W\/)?("[^"]*")/g;
 
 /** A strong ETag of the exact bytes answered: `"` + base64url(SHA-1) + `"`. */
 export function etagOf(serialized: string | Buffer): string {
-  return `"${createHash('sha1').update(serialized).digest('base64url')}"`;
+  return `"${hash('sha1', serialized, 'base64url')}"`;
 }
 
 /** `*`, or the entity-tags listed; malformed entries are ignored. */

@@ -6,6 +6,7 @@ import { listRows } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
 import type { Versions } from '../db/versions.js';
 import type { Relations } from '../resources/relations.js';
+import { answerCache } from './answerCache.js';
 import { checkIfMatch } from './conditional.js';
 import { fullList } from './fullList.js';
 import { routeDocs, type CrudOperation } from './openapi.js';
@@ -83,6 +84,8 @@ export interface CrudResource {
 }
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
+/** Lookups answered from memory per resource, while its table is unchanged: about 1 kB each. */
+const LOOKUP_CACHE_ENTRIES = 10_000;
 type Row = Record<string, unknown>;
 
 /**
@@ -116,6 +119,8 @@ export function defineResource<
   function register(app: FastifyInstance, db: Db, relations: Relations, versions: Versions) {
     const store = def.store(db);
     const wholeTable = fullList(db, versions, table, key.name, representation);
+    // Plain lookups (no relations attached) depend on this table alone.
+    const lookups = versions.inMemory ? answerCache(versions, table, LOOKUP_CACHE_ENTRIES) : undefined;
     type Item = Awaited<ReturnType<typeof store.list>>[number];
     type Fields = Parameters<typeof store.update>[1];
     type Body = Fields & Partial<Record<K, number>>;
@@ -194,12 +199,21 @@ export function defineResource<
         },
         config: route('read'),
       },
-      async (request) => {
+      async (request, reply) => {
         const value = paramOf<Static<L>>(request, lookup.param);
+        const raw = request.query as RawQuery;
+        const wanted = { expand: parseRelations('_expand', raw, names.expand), embed: parseRelations('_embed', raw, names.embed) };
+        if (lookups && wanted.expand.length === 0 && wanted.embed.length === 0) {
+          const answer = await lookups(String(value), async () => {
+            const found = await store.find(value);
+            return found && representation(found);
+          });
+          if (!answer) throw notFound(messages.notFoundByLookup(nouns, value));
+          return reply.type('application/json; charset=utf-8').header('etag', answer.etag).send(answer.body);
+        }
         const found = await store.find(value);
         if (!found) throw notFound(messages.notFoundByLookup(nouns, value));
-        const raw = request.query as RawQuery;
-        await attach([found], { expand: parseRelations('_expand', raw, names.expand), embed: parseRelations('_embed', raw, names.embed) });
+        await attach([found], wanted);
         return found;
       },
     );

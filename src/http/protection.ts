@@ -16,7 +16,7 @@ export const SHED_RETRY_AFTER_SECONDS = 5;
  * browsers can read their refusals, and before any body is read or validated.
  */
 export async function protect(app: FastifyInstance, config: Config): Promise<void> {
-  if (config.SECURITY_HEADERS) await securityHeaders(app);
+  if (config.SECURITY_HEADERS) securityHeaders(app);
   await loadShedding(app, config);
   if (config.RATE_LIMIT_PER_MINUTE > 0) await rateLimiting(app, config.RATE_LIMIT_PER_MINUTE);
   if (config.API_KEYS !== undefined) writeKeys(app, config.API_KEYS.split(',').map((key) => key.trim()));

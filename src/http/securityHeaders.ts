@@ -1,5 +1,6 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 type Directives = Record<string, string[]>;
 
@@ -29,16 +30,36 @@ export const DOCS_POLICY: Directives = {
   'style-src': ["'self'", "'unsafe-inline'"],
 };
 
-const policy = (directives: Directives) => ({ contentSecurityPolicy: { useDefaults: false, directives } });
-
 /**
- * Helmet's security headers on every answer, with the strict API policy everywhere but the
- * routes under /docs. Registered before /docs exists, so that its routes get their own policy.
+ * The headers helmet sets for these options, worked out once at start-up: helmet's middleware
+ * sets the same fixed values on every answer, and building it per request (as its Fastify plugin
+ * does) cost about 6% of a lookup's time in the profile. Applying the headers is then a copy.
  */
-export async function securityHeaders(app: FastifyInstance): Promise<void> {
-  // Before helmet's own onRoute hook, which turns a route's `helmet` option into its config.
-  app.addHook('onRoute', (route) => {
-    if (route.url === '/docs' || route.url.startsWith('/docs/')) route.helmet = policy(DOCS_POLICY);
+function headersOf(options: HelmetOptions): Record<string, string> {
+  const headers = new Map<string, string>();
+  const collector = {
+    setHeader: (name: string, value: string | number | readonly string[]) => headers.set(name.toLowerCase(), String(value)),
+    removeHeader: (name: string) => headers.delete(name.toLowerCase()),
+  };
+  helmet(options)({} as IncomingMessage, collector as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
   });
-  await app.register(helmet, { ...policy(API_POLICY), xFrameOptions: { action: 'deny' } });
+  return Object.fromEntries(headers);
+}
+
+const policy = (directives: Directives): HelmetOptions => ({
+  contentSecurityPolicy: { useDefaults: false, directives },
+  xFrameOptions: { action: 'deny' },
+});
+
+const isDocs = (url: string | undefined) => url !== undefined && (url === '/docs' || url.startsWith('/docs/'));
+
+/** Helmet's security headers on every answer, with the strict API policy everywhere but the routes under /docs. */
+export function securityHeaders(app: FastifyInstance): void {
+  const api = headersOf(policy(API_POLICY));
+  const docs = headersOf(policy(DOCS_POLICY));
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isDocs(request.routeOptions.url) ? docs : api);
+    done();
+  });
 }

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { etagOf } from '../../src/http/conditional.js';
+import {
+  artistaBody, buildTestApp, categoriaBody, createArtista, createCategoria, createPelicula, eventoUrbanoBody,
+  obraBody, peliculaBody, send, unique, type Json,
+} from '../helpers.js';
+import { freshStore } from '../stores.js';
+
+// A plain lookup (GET {path}/{value}, no _expand/_embed) may be answered from memory while its
+// table is unchanged. Every kind of write, by this process or another, must show in the next one.
+
+async function withApp(test: (app: FastifyInstance) => Promise<void>): Promise<void> {
+  const app = await buildTestApp();
+  try {
+    await test(app);
+  } finally {
+    await app.close();
+  }
+}
+
+async function ok(app: FastifyInstance, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: Json): Promise<Json> {
+  const res = await send(app, method, url, body);
+  assert.equal(res.statusCode, method === 'POST' ? 201 : 200, `${method} ${url}: ${res.body}`);
+  return res.json<Json>();
+}
+
+/** A lookup that must answer `expected` (as the service answered it on a write), with the ETag of its exact bytes. */
+async function assertLookup(app: FastifyInstance, url: string, expected: Json): Promise<string> {
+  const res = await app.inject({ method: 'GET', url });
+  assert.equal(res.statusCode, 200, `GET ${url}: ${res.body}`);
+  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(res.body, JSON.stringify(expected), `GET ${url}`);
+  assert.equal(res.headers.etag, etagOf(res.rawPayload), `GET ${url}: the ETag of the exact bytes`);
+  return String(res.headers.etag);
+}
+
+async function assertGone(app: FastifyInstance, url: string): Promise<void> {
+  const res = await app.inject({ method: 'GET', url });
+  assert.equal(res.statusCode, 404, `GET ${url}: ${res.body}`);
+}
+
+interface Resource {
+  path: string;
+  key: string;
+  /** The field GET {path}/{value} looks up by. */
+  lookup: string;
+  body(app: FastifyInstance): Promise<Json>;
+}
+
+const resources: Resource[] = [
+    { path: '/peliculas', key: 'id', lookup: 'titulo', body: async (app) => peliculaBody((await createCategoria(app)).id) },
+  { path: '/Obras', key: 'id', lookup: 'titulo', body: async (app) => obraBody((await createCategoria(app)).id) },
+  { path: '/eventosUrbanos', key: 'id', lookup: 'titulo', body: async (app) => eventoUrbanoBody((await createCategoria(app)).id) },
+  { path: '/artistas', key: 'dni', lookup: 'dni', body: async () => artistaBody({ nombre: unique('Ana') }) },
+];
+
+const at = (r: Resource, record: Json) => `${r.path}/${encodeURIComponent(String(record[r.lookup]))}`;
+
+describe('plain lookups after writes', () => {
+  for (const r of resources) {
+    it(`when a record of ${r.path} is created, replaced, patched and deleted, then each next lookup answers what was written`, () =>
+      withApp(async (app) => {
+        let record = await ok(app, 'POST', r.path, await r.body(app));
+        const url = at(r, record);
+        const tags = [await assertLookup(app, url, record)];
+        assert.equal(await assertLookup(app, url, record), tags[0], 'read twice: the same ETag');
+
+        // The lookup value stays, every other field changes.
+        const other = await r.body(app);
+        const replacement = { ...other, [r.key]: record[r.key], [r.lookup]: record[r.lookup] };
+        record = await ok(app, 'PUT', `${r.path}/${record[r.key]}`, replacement);
+        tags.push(await assertLookup(app, url, record));
+
+        const changed = Object.keys(other).find((field) => field !== r.key && field !== r.lookup && typeof other[field] === 'string');
+        assert.ok(changed);
+        record = await ok(app, 'PATCH', `${r.path}/${record[r.key]}`, { [changed]: unique('Cambiado') });
+        tags.push(await assertLookup(app, url, record));
+
+        await ok(app, 'DELETE', `${r.path}/${record[r.key]}`);
+        await assertGone(app, url);
+        assert.equal(new Set(tags).size, tags.length, 'each write, a new ETag');
+
+        // Made again under the same value: found again, as the new record.
+        const again = await ok(app, 'POST', r.path, { ...(await r.body(app)), [r.lookup]: record[r.lookup] });
+        await assertLookup(app, url, again);
+      }));
+  }
+
+  it('when a category is renamed, then the old name is not found and the new one is', () =>
+    withApp(async (app) => {
+      const categoria = await ok(app, 'POST', '/categorias', categoriaBody());
+      const old = `/categorias/${encodeURIComponent(String(categoria.nombre))}`;
+      await assertLookup(app, old, categoria);
+      const renamed = await ok(app, 'PUT', `/categorias/${categoria.id}`, categoriaBody());
+      await assertGone(app, old);
+      await assertLookup(app, `/categorias/${encodeURIComponent(String(renamed.nombre))}`, renamed);
+      const patched = await ok(app, 'PATCH', `/categorias/${categoria.id}`, { nombre: categoria.nombre });
+      await assertLookup(app, old, patched);
+      await ok(app, 'DELETE', `/categorias/${categoria.id}`);
+      await assertGone(app, old);
+    }));
+
+  it('when a title is renamed, then the old title is not found and the new one is, in every spelling', () =>
+    withApp(async (app) => {
+      const movie = await createPelicula(app, { titulo: unique('Canción') });
+      const spellings = (title: string) => [title, title.toUpperCase(), title.replace('ó', 'o'), ` ${title} `];
+      for (const title of spellings(movie.titulo)) await assertLookup(app, `/peliculas/${encodeURIComponent(title)}`, movie);
+      const renamed = await ok(app, 'PATCH', `/peliculas/${movie.id}`, { titulo: unique('Balada') });
+      for (const title of spellings(movie.titulo)) await assertGone(app, `/peliculas/${encodeURIComponent(title)}`);
+      await assertLookup(app, `/peliculas/${encodeURIComponent(String(renamed.titulo))}`, renamed);
+    }));
+
+  it('when the participation a kind answers is deleted with its movie, then the lookup answers the next one of that kind', () =>
+    withApp(async (app) => {
+      const [first, second] = [await createPelicula(app), await createPelicula(app)];
+      const artista = await createArtista(app);
+      const p1 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: first.id });
+      const p2 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: second.id });
+      await assertLookup(app, '/participaciones/pelicula', p1);
+      // The participation goes by ON DELETE CASCADE, a write to participaciones that no request named.
+      await ok(app, 'DELETE', `/peliculas/${first.id}`);
+      await assertLookup(app, '/participaciones/pelicula', p2);
+      await ok(app, 'DELETE', `/artistas/${artista.dni}`);
+      await assertGone(app, '/participaciones/pelicula');
+    }));
+
+  it('when a write fails, then the lookup still answers the record as it was, with the same ETag', () =>
+    withApp(async (app) => {
+      const [movie, other] = [await createPelicula(app), await createPelicula(app)];
+      const url = `/peliculas/${encodeURIComponent(movie.titulo)}`;
+      const tag = await assertLookup(app, url, movie);
+      const duplicate = await send(app, 'PATCH', `/peliculas/${movie.id}`, { titulo: other.titulo });
+      assert.equal(duplicate.statusCode, 400, duplicate.body);
+      const missing = await send(app, 'PATCH', `/peliculas/${movie.id}`, { categoria_id: 999_999 });
+      assert.equal(missing.statusCode, 400, missing.body);
+      assert.equal(await assertLookup(app, url, movie), tag);
+      const notModified = await app.inject({ method: 'GET', url, headers: { 'if-none-match': tag } });
+      assert.equal(notModified.statusCode, 304);
+    }));
+
+  it('when a lookup asks for relations, then they are attached to the current record', () =>
+    withApp(async (app) => {
+      const movie = await createPelicula(app);
+      const url = `/peliculas/${encodeURIComponent(movie.titulo)}`;
+      await assertLookup(app, url, movie);
+      const expanded = (await send(app, 'GET', `${url}?_expand=categoria`)).json<Json>();
+      assert.deepEqual({ ...expanded, categoria: undefined }, { ...movie, categoria: undefined });
+      assert.equal((expanded.categoria as Json).id, movie.categoria_id);
+    }));
+});
+
+describe('plain lookups with two processes on one store', () => {
+  it('when one process writes, then the other process looks up what was written, never what it answered before', async () => {
+    const store = await freshStore();
+    const env = { DATABASE_URL: store.url, LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' };
+    const [reader, writer] = [await buildApp(loadConfig(env)), await buildApp(loadConfig(env))];
+    try {
+      const obra = await ok(writer, 'POST', '/Obras', obraBody((await createCategoria(writer)).id));
+      const url = `/Obras/${encodeURIComponent(String(obra.titulo))}`;
+      await assertLookup(reader, url, obra);
+      const replaced = await ok(writer, 'PUT', `/Obras/${obra.id}`, { ...obraBody(Number(obra.categoria_id)), titulo: obra.titulo });
+      await assertLookup(reader, url, replaced);
+      const patched = await ok(writer, 'PATCH', `/Obras/${obra.id}`, { duracion: 45 });
+      await assertLookup(reader, url, patched);
+      await ok(writer, 'DELETE', `/Obras/${obra.id}`);
+      await assertGone(reader, url);
+      const remade = await ok(writer, 'POST', '/Obras', { ...obraBody(Number(obra.categoria_id)), titulo: obra.titulo });
+      await assertLookup(reader, url, remade);
+      // And the other way round.
+      const patchedByReader = await ok(reader, 'PATCH', `/Obras/${remade.id}`, { descripcion: unique('Otra') });
+      await assertLookup(writer, url, patchedByReader);
+    } finally {
+      await reader.close();
+      await writer.close();
+      await store.drop();
+    }
+  });
+});
