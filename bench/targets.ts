@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -45,10 +45,18 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
   }
 }
 
+/** What `npm start` gives node (its flags and the script), read from package.json so the two cannot differ. */
+function startArguments(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const command = /^exec node (.+)$/.exec(scripts.start);
+  if (!command?.[1]) throw new Error(`package.json's start script is not "exec node …": ${scripts.start}`);
+  return command[1].split(/\s+/);
+}
+
 /** The service itself, as `npm start` runs it but without npm, so the measured pid is the server's. */
 async function cartelera(name: TargetName, movies: number, databaseUrl: string, afterStop: () => Promise<void>): Promise<Target> {
   const port = await freePort();
-  const server = await startServer(name, pinned(0, [process.execPath, 'dist/server.js']), {
+  const server = await startServer(name, pinned(0, [process.execPath, ...startArguments()]), {
     cwd: root,
     port,
     env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },

@@ -69,12 +69,17 @@ describe(`over a real port (${backend})`, () => {
         res.on('end', () => resolve({ status: res.statusCode, text }));
       });
       req.on('error', reject);
-      // Half the body now; the rest once the close has begun.
+      // Half the body now; the rest once the close has begun. Timed from the connection, which a
+      // busy machine may take a while to make.
       req.write(body.slice(0, 5));
-      setTimeout(() => {
-        closed = app.close();
-        setTimeout(() => req.end(body.slice(5)), 50);
-      }, 50);
+      req.on('socket', (socket) =>
+        socket.once('connect', () =>
+          setTimeout(() => {
+            closed = app.close();
+            setTimeout(() => req.end(body.slice(5)), 50);
+          }, 50),
+        ),
+      );
     });
     let closed: Promise<void> | undefined;
     const res = await answered;

@@ -25,12 +25,14 @@ export function tableVersions(db: Db): Versions {
 
   // SQLite: data_version changes only when another connection commits, and this process counts its
   // own writes; while neither moved, the versions last read still hold without reading a table.
+  // Prepared once: pragma() would prepare the statement on every call, a tenth of a cached lookup's time.
+  const dataVersionOf = sqlite.prepare('PRAGMA data_version').pluck();
   const known = new Map<string, number>();
   let seen = { dataVersion: -1, writes: -1 };
   let writes = 0;
   return {
     async of(table) {
-      const dataVersion = sqlite.pragma('data_version', { simple: true }) as number;
+      const dataVersion = dataVersionOf.get() as number;
       if (dataVersion !== seen.dataVersion || writes !== seen.writes) {
         known.clear();
         seen = { dataVersion, writes };

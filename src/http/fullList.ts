@@ -5,8 +5,13 @@ import type { Database, Db } from '../db/schema.js';
 import type { Versions } from '../db/versions.js';
 import { etagOf } from './conditional.js';
 
-/** Lists up to this size are answered whole and kept until their table changes; larger ones stream. */
-export const LIST_CACHE_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * Lists up to this size are answered whole and kept until their table changes; larger ones stream.
+ * What was read before a list proved larger is held until it streams out, so this bounds a big
+ * list's memory too: 4 MiB keeps 10,000 movies (2.2 MB) cached and 100,000 under the memory
+ * target (docs/performance.md); at 8 MiB the peak was about 20 MB higher.
+ */
+export const LIST_CACHE_MAX_BYTES = 4 * 1024 * 1024;
 const CHUNK = 64 * 1024;
 
 /**

@@ -16,7 +16,8 @@ export function requestIdOf(raw: IncomingMessage): string {
 
 /** Echoes the request's id on every answer; first of all hooks, so errors and preflights carry it too. */
 export function echoRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }
