@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { QUIET_WAIT_S } from './cpu.js';
 import { TARGET_NAMES, type TargetName } from './targets.js';
 import { SCENARIOS, type ScenarioName, type WrkSummary } from './wrk.js';
@@ -212,6 +212,8 @@ update row uses the create figure.
 
 ${targetsTable(results, hundredK)}
 
+${readFileSync(new URL('analysis.md', import.meta.url), 'utf8').trim()}
+
 ## Reproduce
 
 \`\`\`sh
@@ -232,7 +234,8 @@ and on Ctrl-C too.
   cartelera on PostgreSQL (the embedded server from \`test/embedded-postgres.ts\`, a fresh database),
   json-server 0.17 (a fresh db.json) and the ceiling, \`bench/ceiling.ts\`: \`node:http\` answering
   bytes serialized at start (one movie, the first page of 100, all 10,000), the fastest any Node
-  process can answer here. cartelera runs as \`npm start\` does (\`node dist/server.js\`, built first) with \`LOG_LEVEL=warn\`.
+  process can answer here. cartelera runs as \`npm start\` does (its node flags and \`dist/server.js\`, read from package.json, built first)
+  with \`LOG_LEVEL=warn\`: at the default \`info\`, it would also write two log lines per request.
 - **CPUs**: ${run.pinning}. PostgreSQL's own processes are not pinned: they share both CPUs with the
   server and wrk, so cartelera (PostgreSQL) pays for its database out of the same two cores.
 - **Data**: 20 categories, then 10,000 movies ("Película N", a 100-character synopsis), loaded through

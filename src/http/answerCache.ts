@@ -5,36 +5,57 @@ import { etagOf } from './conditional.js';
 export interface CachedAnswer {
   body: Buffer;
   etag: string;
+  /** Headers of the answer besides its ETag and type (a page's X-Total-Count and Link). */
+  headers: Record<string, string>;
+}
+
+export interface CacheLimits {
+  entries: number;
+  /** All bodies together; an answer over a sixteenth of this is not kept. */
+  bytes: number;
 }
 
 /**
  * Serialized answers that depend on one table only, kept while that table's version holds (any
- * write to the table, by any process, drops them all). At most `maxEntries`, the oldest leaving
- * first. A hit skips the query, the serialization and the hashing of the ETag: about a third of
- * a lookup's time on SQLite.
+ * write to the table, by any process, drops them all), the oldest leaving first past `limits`. A hit
+ * skips the queries, the serialization and the hashing of the ETag: about a third of a lookup's
+ * time on SQLite.
  */
-export function answerCache(versions: Versions, table: keyof Database, maxEntries: number) {
+export function answerCache(versions: Versions, table: keyof Database, limits: CacheLimits) {
   const answers = new Map<string, CachedAnswer>();
+  let bytes = 0;
   let version = -1;
 
+  function keep(key: string, answer: CachedAnswer) {
+    if (answer.body.length > limits.bytes / 16) return;
+    answers.set(key, answer);
+    bytes += answer.body.length;
+    for (const [oldest, old] of answers) {
+      if (answers.size <= limits.entries && bytes <= limits.bytes) break;
+      answers.delete(oldest);
+      bytes -= old.body.length;
+    }
+  }
+
   /** The answer kept under `key`, or the one `make` serializes (undefined: nothing to answer). */
-  return async function answer(key: string, make: () => Promise<string | undefined>): Promise<CachedAnswer | undefined> {
+  return async function answer(
+    key: string,
+    make: () => Promise<{ body: string; headers?: Record<string, string> } | undefined>,
+  ): Promise<CachedAnswer | undefined> {
     // Read before the rows: a write in between leaves an answer that the next version check drops.
     const current = await versions.of(table);
     if (current !== version) {
       answers.clear();
+      bytes = 0;
       version = current;
     }
     const kept = answers.get(key);
     if (kept) return kept;
-    const serialized = await make();
-    if (serialized === undefined) return undefined;
-    const made = { body: Buffer.from(serialized), etag: etagOf(serialized) };
+    const made = await make();
+    if (made === undefined) return undefined;
+    const answer = { body: Buffer.from(made.body), etag: etagOf(made.body), headers: made.headers ?? {} };
     // Kept only if no newer version was seen while the rows were read.
-    if (current === version) {
-      if (answers.size >= maxEntries) answers.delete(answers.keys().next().value as string);
-      answers.set(key, made);
-    }
-    return made;
+    if (current === version) keep(key, answer);
+    return answer;
   };
 }

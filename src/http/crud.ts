@@ -6,7 +6,7 @@ import { listRows } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
 import type { Versions } from '../db/versions.js';
 import type { Relations } from '../resources/relations.js';
-import { answerCache } from './answerCache.js';
+import { answerCache, type CachedAnswer } from './answerCache.js';
 import { checkIfMatch } from './conditional.js';
 import { fullList } from './fullList.js';
 import { routeDocs, type CrudOperation } from './openapi.js';
@@ -84,8 +84,8 @@ export interface CrudResource {
 }
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
-/** Lookups answered from memory per resource, while its table is unchanged: about 1 kB each. */
-const LOOKUP_CACHE_ENTRIES = 10_000;
+/** Lookups and pages answered from memory per resource, while its table is unchanged (a lookup is about 1 kB). */
+const ANSWER_CACHE_LIMITS = { entries: 10_000, bytes: 16 * 1024 * 1024 };
 type Row = Record<string, unknown>;
 
 /**
@@ -119,8 +119,8 @@ export function defineResource<
   function register(app: FastifyInstance, db: Db, relations: Relations, versions: Versions) {
     const store = def.store(db);
     const wholeTable = fullList(db, versions, table, key.name, representation);
-    // Plain lookups (no relations attached) depend on this table alone.
-    const lookups = versions.inMemory ? answerCache(versions, table, LOOKUP_CACHE_ENTRIES) : undefined;
+    // Lookups and pages with no relations attached depend on this table alone.
+    const answers = versions.inMemory ? answerCache(versions, table, ANSWER_CACHE_LIMITS) : undefined;
     type Item = Awaited<ReturnType<typeof store.list>>[number];
     type Fields = Parameters<typeof store.update>[1];
     type Body = Fields & Partial<Record<K, number>>;
@@ -180,6 +180,16 @@ export function defineResource<
         // Without list parameters, the interface's own answer: the whole table.
         if (!usesListQuery(raw, kinds)) return wholeTable(reply);
         const query = parseListQuery(raw, kinds, names);
+        // Keyed by the URL as sent: the Link header repeats its parameters.
+        const cached = answers && query.expand.length === 0 && query.embed.length === 0
+          ? await answers(request.url, async () => {
+            const { rows, total } = await listRows(db, { table, key: key.name, kinds }, query);
+            const headers: Record<string, string> = { 'x-total-count': String(total) };
+            if (query.window) headers.link = linkHeader(path, raw, query.window, total);
+            return { body: `[${rows.map((row) => representation(row as Row)).join(',')}]`, headers };
+          })
+          : undefined;
+        if (cached) return sendCached(reply, cached);
         const { rows, total } = await listRows(db, { table, key: key.name, kinds }, query);
         await attach(rows as Row[], query);
         reply.header('x-total-count', total);
@@ -203,13 +213,13 @@ export function defineResource<
         const value = paramOf<Static<L>>(request, lookup.param);
         const raw = request.query as RawQuery;
         const wanted = { expand: parseRelations('_expand', raw, names.expand), embed: parseRelations('_embed', raw, names.embed) };
-        if (lookups && wanted.expand.length === 0 && wanted.embed.length === 0) {
-          const answer = await lookups(String(value), async () => {
+        if (answers && wanted.expand.length === 0 && wanted.embed.length === 0) {
+          const answer = await answers(`${lookup.param}/${String(value)}`, async () => {
             const found = await store.find(value);
-            return found && representation(found);
+            return found && { body: representation(found) };
           });
           if (!answer) throw notFound(messages.notFoundByLookup(nouns, value));
-          return reply.type('application/json; charset=utf-8').header('etag', answer.etag).send(answer.body);
+          return sendCached(reply, answer);
         }
         const found = await store.find(value);
         if (!found) throw notFound(messages.notFoundByLookup(nouns, value));
@@ -300,6 +310,10 @@ export function defineResource<
   }
 
   return { path, table, nouns, item: Item, register };
+}
+
+function sendCached(reply: FastifyReply, answer: CachedAnswer) {
+  return reply.type('application/json; charset=utf-8').headers(answer.headers).header('etag', answer.etag).send(answer.body);
 }
 
 function pick(record: Row, names: string[]): Row {

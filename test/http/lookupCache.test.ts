@@ -153,6 +153,43 @@ describe('plain lookups after writes', () => {
     }));
 });
 
+describe('pages and filters after writes', () => {
+  /** A list answer that must be exactly `expected`, with its total and, for pages, a Link header. */
+  async function assertPage(app: FastifyInstance, url: string, expected: Json[], total: number): Promise<string> {
+    const res = await app.inject({ method: 'GET', url });
+    assert.equal(res.statusCode, 200, `GET ${url}: ${res.body}`);
+    assert.equal(res.body, JSON.stringify(expected), `GET ${url}`);
+    assert.equal(res.headers['x-total-count'], String(total), `GET ${url}: X-Total-Count`);
+    assert.equal(res.headers.etag, etagOf(res.rawPayload), `GET ${url}: the ETag of the exact bytes`);
+    return String(res.headers.link);
+  }
+
+  it('when movies are created, patched and deleted, then each next page, filter and total shows it', () =>
+    withApp(async (app) => {
+      const categoria = await createCategoria(app);
+      const movies = [await createPelicula(app, { categoria_id: categoria.id, duracion: 90 }), await createPelicula(app, { categoria_id: categoria.id, duracion: 120 })];
+      const page = '/peliculas?_page=1&_limit=2';
+      const long = `/peliculas?categoria_id=${categoria.id}&duracion_gte=100`;
+      const firstLink = await assertPage(app, page, movies, 2);
+      await assertPage(app, long, [movies[1] as Json], 1);
+
+      movies.push(await createPelicula(app, { categoria_id: categoria.id, duracion: 150 }));
+      const secondLink = await assertPage(app, page, movies.slice(0, 2), 3);
+      assert.notEqual(secondLink, firstLink, 'a second page now exists');
+      await assertPage(app, '/peliculas?_limit=2&_page=2', movies.slice(2), 3);
+      await assertPage(app, long, movies.slice(1), 2);
+
+      movies[0] = await ok(app, 'PATCH', `/peliculas/${movies[0]?.id}`, { duracion: 200 });
+      await assertPage(app, page, movies.slice(0, 2), 3);
+      await assertPage(app, long, movies, 3);
+
+      await ok(app, 'DELETE', `/peliculas/${movies[1]?.id}`);
+      movies.splice(1, 1);
+      await assertPage(app, page, movies, 2);
+      await assertPage(app, long, movies, 2);
+    }));
+});
+
 describe('plain lookups with two processes on one store', () => {
   it('when one process writes, then the other process looks up what was written, never what it answered before', async () => {
     const store = await freshStore();

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Versions } from '../../src/db/versions.js';
+import { answerCache } from '../../src/http/answerCache.js';
+
+/** A table version the test moves by hand. */
+function fakeVersions() {
+  let version = 1;
+  const versions: Versions = { of: async () => version, wrote: () => {}, inMemory: true };
+  return { versions, bump: () => version++ };
+}
+
+/** A cache whose answers are `key` repeated to `size` bytes, counting how often each was made. */
+function counted(limits: { entries: number; bytes: number }, size = 10) {
+  const { versions, bump } = fakeVersions();
+  const cache = answerCache(versions, 'peliculas', limits);
+  const made: string[] = [];
+  const get = async (key: string) => {
+    const answer = await cache(key, async () => {
+      made.push(key);
+      return { body: key.repeat(size).slice(0, size), headers: { 'x-total-count': '1' } };
+    });
+    assert.equal(answer?.body.toString(), key.repeat(size).slice(0, size));
+    return answer;
+  };
+  return { get, made, bump };
+}
+
+describe('the answer cache', () => {
+  it('when an answer is asked for again under the same version, then it is not made again', async () => {
+    const { get, made } = counted({ entries: 10, bytes: 1000 });
+    const first = await get('a');
+    assert.equal(await get('a'), first);
+    assert.deepEqual(first?.headers, { 'x-total-count': '1' });
+    assert.deepEqual(made, ['a']);
+  });
+
+  it('when the version moves, then every answer is made again', async () => {
+    const { get, made, bump } = counted({ entries: 10, bytes: 1000 });
+    await get('a');
+    await get('b');
+    bump();
+    await get('a');
+    await get('b');
+    assert.deepEqual(made, ['a', 'b', 'a', 'b']);
+  });
+
+  it('when more answers than the entry limit are kept, then the oldest leave first', async () => {
+    const { get, made } = counted({ entries: 2, bytes: 1000 });
+    for (const key of ['a', 'b', 'c', 'b', 'c', 'a']) await get(key);
+    assert.deepEqual(made, ['a', 'b', 'c', 'a']);
+  });
+
+  it('when the bodies pass the byte limit, then the oldest leave until they fit', async () => {
+    const { get, made } = counted({ entries: 100, bytes: 320 }, 20);
+    for (const key of 'abcdefghijklmnopq') await get(key); // 17 × 20 bytes: a leaves
+    await get('q');
+    await get('b');
+    await get('a');
+    assert.deepEqual(made.slice(17), ['a']);
+  });
+
+  it('when one body is over a sixteenth of the byte limit, then it is answered but not kept', async () => {
+    const { get, made } = counted({ entries: 100, bytes: 160 }, 11);
+    await get('a');
+    await get('a');
+    assert.deepEqual(made, ['a', 'a']);
+  });
+
+  it('when there is nothing to answer, then nothing is kept', async () => {
+    const { versions } = fakeVersions();
+    const cache = answerCache(versions, 'peliculas', { entries: 10, bytes: 1000 });
+    let calls = 0;
+    const nothing = async () => {
+      calls++;
+      return undefined;
+    };
+    assert.equal(await cache('x', nothing), undefined);
+    assert.equal(await cache('x', nothing), undefined);
+    assert.equal(calls, 2);
+  });
+});
