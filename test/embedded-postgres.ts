@@ -11,6 +11,11 @@ export interface RunningPostgres {
   /** Connection URL of the server's admin role (may create databases). */
   url: string;
   port: number;
+  /** Shuts the server down (fast shutdown: open sessions are ended), keeping its data. */
+  halt(): Promise<void>;
+  /** Starts it again after halt(), on the same data and port. */
+  resume(): Promise<void>;
+  /** Shuts it down and removes its data. */
   stop(): Promise<void>;
 }
 
@@ -56,31 +61,42 @@ export async function startEmbeddedPostgres(): Promise<RunningPostgres> {
   if (init.status !== 0) throw new Error(`initdb failed: ${init.error ?? ''}${init.stderr}`);
 
   const port = await freePort();
-  const server = spawn(
-    join(bin, 'postgres'),
-    [
-      '-D', pgdata, '-p', String(port),
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', `unix_socket_directories=${dataDir}`,
-      '-c', 'max_connections=300',
-      // Tests only: a crash loses nothing worth keeping, and fsync on every commit is slow.
-      '-c', 'fsync=off',
-      // The tests provoke constraint errors by the thousand; logging each one is only noise.
-      '-c', 'log_min_error_statement=panic',
-      '-c', 'log_min_messages=warning',
-    ],
-    { ...ids, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  await ready(server);
+  const launch = async () => {
+    const server = spawn(
+      join(bin, 'postgres'),
+      [
+        '-D', pgdata, '-p', String(port),
+        '-c', 'listen_addresses=127.0.0.1',
+        '-c', `unix_socket_directories=${dataDir}`,
+        '-c', 'max_connections=300',
+        // Tests only: a crash loses nothing worth keeping, and fsync on every commit is slow.
+        '-c', 'fsync=off',
+        // The tests provoke constraint errors by the thousand; logging each one is only noise.
+        '-c', 'log_min_error_statement=panic',
+        '-c', 'log_min_messages=warning',
+      ],
+      { ...ids, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    await ready(server);
+    return server;
+  };
+  let server = await launch();
+  const halt = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = once(server, 'exit');
+      server.kill('SIGINT'); // fast shutdown
+      await exited;
+    }
+  };
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
+    halt,
+    async resume() {
+      server = await launch();
+    },
     async stop() {
-      if (server.exitCode === null) {
-        const exited = once(server, 'exit');
-        server.kill('SIGINT'); // fast shutdown
-        await exited;
-      }
+      await halt();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
