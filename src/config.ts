@@ -13,7 +13,7 @@ export const ConfigSchema = Type.Object({
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   /** PostgreSQL: connections each process may hold. */
   DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
-  /** PostgreSQL: statements running longer are cancelled (the request answers 500). */
+  /** PostgreSQL: statements running longer are cancelled (the request answers 503, like an outage). */
   DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 5000 }),
   /** How long start-up waits for the database to answer before giving up. */
   DATABASE_WAIT_MS: Type.Integer({ minimum: 0, default: 30000 }),

@@ -167,7 +167,7 @@ describe('pages and filters after writes', () => {
   it('when movies are created, patched and deleted, then each next page, filter and total shows it', () =>
     withApp(async (app) => {
       const categoria = await createCategoria(app);
-      const movies = [await createPelicula(app, { categoria_id: categoria.id, duracion: 90 }), await createPelicula(app, { categoria_id: categoria.id, duracion: 120 })];
+      const movies: Json[] = [await createPelicula(app, { categoria_id: categoria.id, duracion: 90 }), await createPelicula(app, { categoria_id: categoria.id, duracion: 120 })];
       const page = '/peliculas?_page=1&_limit=2';
       const long = `/peliculas?categoria_id=${categoria.id}&duracion_gte=100`;
       const firstLink = await assertPage(app, page, movies, 2);
