@@ -164,3 +164,59 @@ describe(`slow and excess clients, over a real port (${backend})`, () => {
     assert.equal((await fetchAlone(service.base, '/health', { 'x-grande': 'a'.repeat(MAX_HEADER_BYTES - 500) })).status, 200);
   });
 });
+
+describe(`many slow clients at the default connection cap, over a real port (${backend})`, () => {
+  const SLOW = 400;
+  const NORMAL = 100;
+  let store: TestStore;
+  let service: Service;
+  before(async () => {
+    store = await freshStore();
+    service = await npmStart({
+      DATABASE_URL: store.url,
+      LOG_LEVEL: 'warn',
+      HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    });
+    await service.healthy();
+  });
+  afterEach(() => {
+    for (const h of holding.splice(0)) h.socket.destroy();
+  });
+  after(async () => {
+    await service?.stop();
+    await store?.drop();
+  });
+
+  it(`when ${SLOW} slow clients trickle headers and bodies, then ${NORMAL} normal requests meanwhile are answered, and every slow one is cut with 408`, async (t) => {
+    const port = Number(new URL(service.base).port);
+    const held = Array.from({ length: SLOW }, (_, i) =>
+      i % 2 === 0
+        ? hold(port, 'GET /peliculas HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Lento: si\r\n')
+        : hold(port, 'POST /categorias HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"nombre":"', 'a'),
+    );
+    await sleep(300);
+
+    // Ten at a time, while every slow connection is held.
+    const times: number[] = [];
+    for (let batch = 0; batch < NORMAL / 10; batch++) {
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const started = Date.now();
+          const res = await fetchAlone(service.base, i % 2 === 0 ? '/health' : '/categorias');
+          times.push(Date.now() - started);
+          assert.equal(res.status, 200, res.body);
+        }),
+      );
+    }
+    const stillHeld = held.filter((h) => h.closedAt === undefined).length;
+    assert.equal(stillHeld, SLOW, 'every slow connection was still held while the normal requests were served');
+    const slowest = Math.max(...times);
+    assert.ok(slowest < 2000, `the slowest normal request took ${slowest} ms`);
+
+    await closedWithin(held, REQUEST_TIMEOUT_MS + CUT_SLACK_MS);
+    for (const h of held) assert.equal(parseAnswer(h.received).status, 408);
+    assert.deepEqual(JSON.parse((await fetchAlone(service.base, '/categorias')).body), [], 'the cut writes stored nothing');
+    t.diagnostic(`${SLOW} slow connections held; ${NORMAL} normal requests served meanwhile, slowest ${slowest} ms; every slow one cut with 408`);
+  });
+});
