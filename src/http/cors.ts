@@ -21,6 +21,8 @@ export async function crossOrigin(app: FastifyInstance, origin: string): Promise
   await app.register(cors, {
     origin: origins.includes('*') ? '*' : origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['X-Total-Count', 'Link', 'ETag', 'Location', 'X-Request-Id'],
+    // What a front end may read: pages, validators, where a record went, the request id, and when
+    // to try again after a refusal (rate limit, overload, outage).
+    exposedHeaders: ['X-Total-Count', 'Link', 'ETag', 'Location', 'X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
   });
 }
