@@ -71,14 +71,15 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   conditionalGets(app);
 
   // Before the routes, so that the description and the request metrics see every one of them.
-  await openApi(app);
+  await openApi(app, { writeKeys: config.API_KEYS !== undefined });
   const pool = poolOf(db);
   if (config.METRICS_ENABLED) metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
   const versions = tableVersions(db);
   // After the handler's write committed and before its client can see the answer, so that the
   // client's next read cannot be served from a list cached before the write.
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') versions.wrote();
+    done(null, payload);
   });
   for (const resource of resources) resource.register(app, db, relationsOf(resource), versions);
   healthRoutes(app, db);

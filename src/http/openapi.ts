@@ -14,7 +14,7 @@ const errorBodyRef = { $ref: '#/components/schemas/ErrorBody', description: 'The
  * The OpenAPI 3.1 description at `GET /openapi.json` and its browser at `/docs`, both generated
  * from the routes' own schemas. Registered before the routes, so that it sees every one of them.
  */
-export async function openApi(app: FastifyInstance): Promise<void> {
+export async function openApi(app: FastifyInstance, options: { writeKeys: boolean }): Promise<void> {
   await app.register(swagger, {
     mode: 'dynamic',
     openapi: {
@@ -26,28 +26,37 @@ export async function openApi(app: FastifyInstance): Promise<void> {
           "A city culture office's catalogue of movies, theatrical works, urban events, artists, " +
           'categories and participations, as JSON over HTTP. Every answer that is not a success carries the ErrorBody.',
       },
-      components: { schemas: { ErrorBody: errorBodySchema } },
+      components: {
+        schemas: { ErrorBody: errorBodySchema },
+        ...(options.writeKeys && { securitySchemes: { [WRITE_KEY]: { type: 'http', scheme: 'bearer', description: 'One of the keys in API_KEYS' } } }),
+      },
     },
-    transform: describeRoute,
+    transform: describeRoute(options.writeKeys),
   });
   // Swagger UI's own files, from the npm package, are served under /docs/static.
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 }
 
+const WRITE_KEY = 'writeKey';
+const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
 /**
  * Each route's schema as the document shows it: the inline error body becomes a reference to the
- * shared component, and a route that names no tags is grouped under its first path segment.
+ * shared component, a route that names no tags is grouped under its first path segment, and, when
+ * writes need a key, every write says so.
  */
-const describeRoute: SwaggerTransform = ({ schema, url }) => {
+const describeRoute = (writeKeys: boolean): SwaggerTransform => ({ schema, url, route }) => {
   // Routes declared without any schema (none of ours) are described as they are.
   if (!schema) return { schema, url };
   const response = schema.response as Record<string, { $id?: string }> | undefined;
   const [firstSegment = ''] = url.split('/').filter(Boolean);
+  const isWrite = [route.method].flat().some((method) => WRITES.includes(method));
   return {
     url,
     schema: {
       ...schema,
+      ...(writeKeys && isWrite && { security: [{ [WRITE_KEY]: [] }] }),
       tags: schema.tags ?? [firstSegment],
       ...(response && {
         response: Object.fromEntries(

@@ -116,6 +116,41 @@ describe('the OpenAPI description at /openapi.json and its browser at /docs', ()
   });
 });
 
+describe('the description when writes need a key (API_KEYS)', () => {
+  const KEY = 'una-clave-de-escritura-larga';
+  const describedWith = async (env: Record<string, string>) => {
+    const app = await buildTestApp(env);
+    try {
+      return (await send(app, 'GET', '/openapi.json')).json<Document & { components: { securitySchemes?: Json } }>();
+    } finally {
+      await app.close();
+    }
+  };
+
+  it('when API_KEYS is set, then a bearer scheme is declared, every write requires it, and no read does', async () => {
+    const doc = await describedWith({ API_KEYS: KEY });
+    assert.deepEqual(await new Validator().validate(doc as unknown as Record<string, unknown>), { valid: true });
+    assert.deepEqual(doc.components.securitySchemes, { writeKey: { type: 'http', scheme: 'bearer', description: 'One of the keys in API_KEYS' } });
+    let writes = 0;
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const security = (operation as Operation & { security?: unknown }).security;
+        if (['post', 'put', 'patch', 'delete'].includes(method)) {
+          writes++;
+          assert.deepEqual(security, [{ writeKey: [] }], `${method} ${path}`);
+        } else assert.equal(security, undefined, `${method} ${path}`);
+      }
+    }
+    assert.equal(writes, 6 * 4, 'POST, PUT, PATCH and DELETE of each of the six resources');
+  });
+
+  it('when API_KEYS is not set, then nothing in the description asks for a key', async () => {
+    const doc = await describedWith({});
+    assert.equal(doc.components.securitySchemes, undefined);
+    assert.doesNotMatch(JSON.stringify(doc.paths), /"security"/);
+  });
+});
+
 describe('routeDocs: what a CRUD route says about itself in the description', () => {
   const cases: [Parameters<typeof routeDocs>, ReturnType<typeof routeDocs>][] = [
     [['/peliculas', 'list', 'movie'], { tags: ['peliculas'], summary: 'List movies', operationId: 'listPeliculas' }],
