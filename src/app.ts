@@ -65,6 +65,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const notFound = methodAwareNotFound();
   app.addHook('onRoute', notFound.onRoute);
   app.setNotFoundHandler(notFound.handler);
+  app.addHook('onRequest', notFound.beforeBody);
   // Bodies are JSON only: anything else is a 415.
   app.removeContentTypeParser('text/plain');
   strictJsonBodies(app);

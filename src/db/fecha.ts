@@ -28,7 +28,8 @@ export function canonicalFecha(value: string): string | undefined {
   instant.setUTCFullYear(year, month - 1, day);
   instant.setUTCHours(hour, minute - offsetMinutes, second, millis);
   const iso = instant.toISOString(); // years outside 0000–9999 come out as ±YYYYYY
-  return iso.length === 24 ? iso.replace('Z', '+00:00') : undefined;
+  // Year 0 (1 BC) and earlier: PostgreSQL has no year 0, and answers BC instants in a form no client could send back.
+  return iso.length === 24 && !iso.startsWith('0000') ? iso.replace('Z', '+00:00') : undefined;
 }
 
 function daysInMonth(year: number, month: number): number {

@@ -3,7 +3,7 @@ import { dialectOf } from './dialect.js';
 import type { Database, Db } from './schema.js';
 
 export type FieldKind =
-  | { type: 'integer' }
+  | { type: 'integer'; minimum: number; maximum: number }
   | { type: 'text' }
   | { type: 'fecha' }
   | { type: 'enum'; values: readonly string[] };

@@ -119,8 +119,20 @@ function describe(error: FastifyError, request: FastifyRequest): { status: numbe
  * router only says "no match", so a second router mirrors the registered routes to tell which.
  */
 export function methodAwareNotFound() {
-  const mirror = FindMyWay();
+  // Parameters longer than the service's router takes are refused before routing (414); any the
+  // router took must match here too, whatever their length.
+  const mirror = FindMyWay({ maxParamLength: Number.MAX_SAFE_INTEGER });
   const methods = new Set<HTTPMethod>();
+  function handler(request: FastifyRequest, reply: FastifyReply) {
+    const path = requestPath(request);
+    const allowed = [...methods].filter((m) => mirror.find(m, path) !== null).sort();
+    // The request's own method may have a route and still find nothing (a missing file under /docs).
+    if (allowed.length === 0 || allowed.includes(request.method as HTTPMethod)) {
+      return sendError(request, reply, 404, messages.routeNotFound(request.method, path));
+    }
+    reply.header('allow', allowed.join(', '));
+    return sendError(request, reply, 405, messages.methodNotAllowed(request.method));
+  }
   return {
     onRoute(route: { method: string | string[]; url: string }) {
       for (const method of [route.method].flat() as HTTPMethod[]) {
@@ -128,14 +140,11 @@ export function methodAwareNotFound() {
         methods.add(method);
       }
     },
-    handler(request: FastifyRequest, reply: FastifyReply) {
-      const path = requestPath(request);
-      const allowed = [...methods].filter((m) => mirror.find(m, path) !== null).sort();
-      if (allowed.length === 0) {
-        return sendError(request, reply, 404, messages.routeNotFound(request.method, path));
-      }
-      reply.header('allow', allowed.join(', '));
-      return sendError(request, reply, 405, messages.methodNotAllowed(request.method));
+    handler,
+    /** An onRequest hook: without a route there is no body to read, so a bad one cannot turn the 404/405 into a 400 or 415. */
+    beforeBody(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+      if (request.is404) handler(request, reply);
+      else done();
     },
   };
 }

@@ -12,11 +12,23 @@ export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
 /** An artist's national id: positive and exact in a JSON number (at most 2^53-1). */
 export const Dni = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 
-/** Titles, names and other short text (trimmed before validation). */
-export const ShortText = Type.String({ minLength: 1, maxLength: 255 });
+/**
+ * Text the store keeps exactly as sent: no U+0000 (PostgreSQL cannot hold it) and no lone
+ * surrogate (it has no UTF-8 form, so it would come back as U+FFFD).
+ */
+export const STORABLE_TEXT = '^[^\\u0000\\p{Cs}]*$';
+
+/** Other short text: artists' names and kinds, places (trimmed before validation). */
+export const ShortText = Type.String({ minLength: 1, maxLength: 255, pattern: STORABLE_TEXT });
+
+/**
+ * Titles and names, which are looked up by path: "." and ".." could not be, since URL parsing
+ * resolves them away (even percent-encoded) before a request leaves the client.
+ */
+export const Title = Type.String({ minLength: 1, maxLength: 255, pattern: STORABLE_TEXT, not: { enum: ['.', '..'] } });
 
 /** Synopses and descriptions. */
-export const LongText = Type.String({ minLength: 1, maxLength: 5000 });
+export const LongText = Type.String({ minLength: 1, maxLength: 5000, pattern: STORABLE_TEXT });
 
 /** Minutes. */
 export const Duracion = Type.Integer({ minimum: 1, maximum: 100000 });

@@ -3,6 +3,7 @@ import { canonicalFecha } from '../db/fecha.js';
 import { normalizeKey } from '../db/keys.js';
 import type { Condition, FieldKind, ListQuery, Window } from '../db/listing.js';
 import { badRequest } from './errors.js';
+import { STORABLE_TEXT } from './fields.js';
 import { messages } from './messages.js';
 
 /**
@@ -16,15 +17,17 @@ export const MAX_PAGE = 1000;
 const SUFFIXES = ['_gte', '_lte', '_ne', '_like'] as const;
 const WINDOW_PARAMS = ['_page', '_limit', '_start', '_end', 'limit', 'offset'];
 const OTHER_PARAMS = ['_sort', '_order', 'q', '_expand', '_embed'];
+// Text no field can hold cannot be compared with one either (PostgreSQL refuses U+0000 outright).
+const STORABLE = new RegExp(STORABLE_TEXT, 'u');
 
 /** Each field's kind, read off the record's schema. */
 export function fieldKinds(item: TObject): Record<string, FieldKind> {
   return Object.fromEntries(
     Object.entries(item.properties).map(([name, schema]) => {
-      const s = schema as { type?: string; format?: string; enum?: string[] };
+      const s = schema as { type?: string; format?: string; enum?: string[]; minimum?: number; maximum?: number };
       const kind: FieldKind =
         s.enum ? { type: 'enum', values: s.enum } :
-        s.type === 'integer' ? { type: 'integer' } :
+        s.type === 'integer' ? { type: 'integer', minimum: s.minimum ?? -Number.MAX_SAFE_INTEGER, maximum: s.maximum ?? Number.MAX_SAFE_INTEGER } :
         s.format === 'fecha' ? { type: 'fecha' } :
         { type: 'text' };
       return [name, kind];
@@ -37,10 +40,13 @@ export function usesListQuery(raw: RawQuery, kinds: Record<string, FieldKind>): 
   return Object.keys(raw).some((param) => recognized(param, kinds));
 }
 
+/** Whether `name` is a field; `__proto__`, `constructor` and the like are not, whatever `in` says. */
+const isField = (name: string, kinds: Record<string, FieldKind>) => Object.hasOwn(kinds, name);
+
 function recognized(param: string, kinds: Record<string, FieldKind>): boolean {
-  if (WINDOW_PARAMS.includes(param) || OTHER_PARAMS.includes(param) || param in kinds) return true;
+  if (WINDOW_PARAMS.includes(param) || OTHER_PARAMS.includes(param) || isField(param, kinds)) return true;
   const suffix = SUFFIXES.find((s) => param.endsWith(s));
-  return suffix !== undefined && param.slice(0, -suffix.length) in kinds;
+  return suffix !== undefined && isField(param.slice(0, -suffix.length), kinds);
 }
 
 export function parseListQuery(
@@ -53,9 +59,9 @@ export function parseListQuery(
 
   const conditions: Condition[] = [];
   for (const param of Object.keys(raw)) {
-    const suffix = SUFFIXES.find((s) => param.endsWith(s) && param.slice(0, -s.length) in kinds);
+    const suffix = SUFFIXES.find((s) => param.endsWith(s) && isField(param.slice(0, -s.length), kinds));
     const field = suffix ? param.slice(0, -suffix.length) : param;
-    const kind = kinds[field];
+    const kind = isField(field, kinds) ? kinds[field] : undefined;
     if (!kind) continue;
     const op = suffix ? (suffix.slice(1) as Condition['op']) : 'eq';
     if (op === 'like' && kind.type !== 'text') throw badRequest(messages.query.likeOnText(param));
@@ -64,6 +70,8 @@ export function parseListQuery(
   }
 
   const q = one('q');
+  const v = messages.validation;
+  if (q !== undefined && !STORABLE.test(q)) throw badRequest(v.unstorable(v.subject('querystring', 'q')));
   return {
     conditions,
     search: q === undefined || q.trim() === '' ? undefined : normalizeKey(q),
@@ -78,9 +86,13 @@ function filterValue(param: string, kind: FieldKind, value: string): string | nu
   const v = messages.validation;
   const what = v.subject('querystring', param);
   switch (kind.type) {
-    case 'integer':
+    case 'integer': {
       if (!/^-?\d{1,16}$/.test(value)) throw badRequest(v.integer(what));
-      return Number(value);
+      // A value the field cannot hold would match nothing, but PostgreSQL refuses to compare a 32-bit column with it.
+      const n = Number(value);
+      if (n < kind.minimum || n > kind.maximum) throw badRequest(v.range(what, kind.minimum, kind.maximum));
+      return n;
+    }
     case 'fecha': {
       const fecha = canonicalFecha(value.trim());
       if (fecha === undefined) throw badRequest(v.fecha(what));
@@ -90,6 +102,7 @@ function filterValue(param: string, kind: FieldKind, value: string): string | nu
       if (!kind.values.includes(value)) throw badRequest(v.oneOf(what, kind.values));
       return value;
     case 'text':
+      if (!STORABLE.test(value)) throw badRequest(v.unstorable(what));
       return normalizeKey(value);
   }
 }
@@ -103,7 +116,7 @@ function parseSort(sort: string | undefined, order: string | undefined, kinds: R
   return sort.split(',').map((entry, i) => {
     const descending = entry.trim().startsWith('-') || orders[i] === 'desc' || (orders.length === 1 && orders[0] === 'desc');
     const field = entry.trim().replace(/^-/, '');
-    if (!(field in kinds)) throw badRequest(messages.query.sortField(field, Object.keys(kinds)));
+    if (!isField(field, kinds)) throw badRequest(messages.query.sortField(field, Object.keys(kinds)));
     return { field, descending };
   });
 }

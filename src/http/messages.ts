@@ -107,6 +107,8 @@ export const messages = {
     fecha: (what: string) =>
       `${what} debe ser una fecha válida (AAAA-MM-DD o fecha y hora ISO 8601).`,
     invalid: (what: string) => `${what} no es válido.`,
+    dotSegment: (what: string) => `${what} no puede ser '.' ni '..', que no se podrían consultar por la ruta.`,
+    unstorable: (what: string) => `${what} contiene un carácter no admitido (U+0000 o un sustituto UTF-16 aislado).`,
     /** "El campo 'duracion'" in bodies, "El parámetro 'id'" in paths. */
     subject: (part: string, field: string) =>
       part === 'body' ? `El campo '${field}'` : `El parámetro '${field}'`,

@@ -89,6 +89,10 @@ function sentenceFor(error: ErrorObject, part: string): string | undefined {
       return v.oneOf(what, schema.enum ?? []);
     case 'format':
       return v.fecha(what);
+    case 'pattern':
+      return v.unstorable(what);
+    case 'not':
+      return v.dotSegment(what);
     default:
       return v.invalid(what);
   }

@@ -1,6 +1,6 @@
 import { normalizeKey, withKeys } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
-import { Id, ShortText } from '../http/fields.js';
+import { Id, Title } from '../http/fields.js';
 import { messages } from '../http/messages.js';
 
 export const categorias = defineResource({
@@ -17,8 +17,8 @@ export const categorias = defineResource({
     failed: { create: 'una nueva categoria', update: 'la categoria', remove: 'la categoria' },
   },
   key: { name: 'id', schema: Id, chosenByClient: false },
-  fields: { nombre: ShortText },
-  lookup: { param: 'nombre', schema: ShortText },
+  fields: { nombre: Title },
+  lookup: { param: 'nombre', schema: Title },
   example: { id: 1, nombre: 'Drama' },
   location: (c) => `/categorias/${encodeURIComponent(c.nombre)}`,
   uniqueValue: (c) => c.nombre,

@@ -1,6 +1,6 @@
 import { normalizeKey, withKeys } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
-import { Fecha, Id, LongText, ShortText } from '../http/fields.js';
+import { Fecha, Id, LongText, ShortText, Title } from '../http/fields.js';
 import { missingCategoria } from './references.js';
 
 export const eventosUrbanos = defineResource({
@@ -17,8 +17,8 @@ export const eventosUrbanos = defineResource({
     failed: { create: 'un nuevo evento', update: 'el evento', remove: 'el evento' },
   },
   key: { name: 'id', schema: Id, chosenByClient: false },
-  fields: { titulo: ShortText, descripcion: LongText, fecha: Fecha, lugar: ShortText, categoria_id: Id },
-  lookup: { param: 'titulo', schema: ShortText },
+  fields: { titulo: Title, descripcion: LongText, fecha: Fecha, lugar: ShortText, categoria_id: Id },
+  lookup: { param: 'titulo', schema: Title },
   example: { id: 2, titulo: 'Milonga en la Plaza Dorrego', descripcion: 'Milonga al aire libre con orquesta típica.', fecha: '2026-09-20T00:00:00.000+00:00', lugar: 'Plaza Dorrego, San Telmo, Buenos Aires', categoria_id: 8 },
   location: (e) => `/eventosUrbanos/${encodeURIComponent(e.titulo)}`,
   uniqueValue: (e) => e.titulo,

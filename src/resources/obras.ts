@@ -1,6 +1,6 @@
 import { normalizeKey, withKeys } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
-import { Duracion, Id, LongText, ShortText } from '../http/fields.js';
+import { Duracion, Id, LongText, Title } from '../http/fields.js';
 import { missingCategoria } from './references.js';
 
 export const obras = defineResource({
@@ -17,8 +17,8 @@ export const obras = defineResource({
     failed: { create: 'una nueva obra', update: 'la obra', remove: 'la obra' },
   },
   key: { name: 'id', schema: Id, chosenByClient: false },
-  fields: { titulo: ShortText, descripcion: LongText, duracion: Duracion, categoria_id: Id },
-  lookup: { param: 'titulo', schema: ShortText },
+  fields: { titulo: Title, descripcion: LongText, duracion: Duracion, categoria_id: Id },
+  lookup: { param: 'titulo', schema: Title },
   example: { id: 1, titulo: 'La Celestina', descripcion: 'Tragicomedia de Calisto y Melibea de Fernando de Rojas.', duracion: 120, categoria_id: 5 },
   location: (o) => `/Obras/${encodeURIComponent(o.titulo)}`,
   uniqueValue: (o) => o.titulo,

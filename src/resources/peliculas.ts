@@ -1,6 +1,6 @@
 import { normalizeKey, withKeys } from '../db/keys.js';
 import { defineResource } from '../http/crud.js';
-import { Duracion, Id, LongText, ShortText } from '../http/fields.js';
+import { Duracion, Id, LongText, Title } from '../http/fields.js';
 import { missingCategoria } from './references.js';
 
 export const peliculas = defineResource({
@@ -18,8 +18,8 @@ export const peliculas = defineResource({
     failed: { create: 'una pelicula categoria', update: 'la pelicula', remove: 'la categoria' },
   },
   key: { name: 'id', schema: Id, chosenByClient: false },
-  fields: { titulo: ShortText, sipnosis: LongText, duracion: Duracion, categoria_id: Id },
-  lookup: { param: 'titulo', schema: ShortText },
+  fields: { titulo: Title, sipnosis: LongText, duracion: Duracion, categoria_id: Id },
+  lookup: { param: 'titulo', schema: Title },
   example: { id: 1, titulo: 'Roma', sipnosis: 'Ciudad de México, 1970: la vida de Cleo, empleada doméstica de una familia de clase media.', duracion: 135, categoria_id: 1 },
   location: (p) => `/peliculas/${encodeURIComponent(p.titulo)}`,
   uniqueValue: (p) => p.titulo,

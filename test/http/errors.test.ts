@@ -52,6 +52,30 @@ describe('answers outside the happy path all carry the spec error body', () => {
     });
   }
 
+  it('when a path parameter is longer than 100 characters, then a method the path lacks is still a 405', async () => {
+    const url = `/peliculas/${'x'.repeat(300)}`;
+    const res = await send(app, 'POST', url);
+    assertError(res, 405, { details: 'El método POST no está permitido en esta ruta.' });
+    assert.equal(res.headers.allow, 'DELETE, GET, HEAD, PATCH, PUT');
+  });
+
+  it('when an unknown route comes with a broken or non-JSON body, then it is a 404 or 405 all the same', async () => {
+    const cases: [string, string, string, string, number][] = [
+      ['POST', '/nada', 'application/json', '{"x":', 404],
+      ['POST', '/nada', 'text/plain', 'hola', 404],
+      ['PATCH', '/health', 'application/json', '', 405],
+      ['PUT', '/peliculas', 'application/json', '{', 405],
+    ];
+    for (const [method, url, type, payload, status] of cases) {
+      const res = await app.inject({ method: method as 'POST', url, payload, headers: { 'content-type': type } });
+      assertError(res, status, { details: status === 404 ? `No existe la ruta: ${method} ${url}` : `El método ${method} no está permitido en esta ruta.` });
+    }
+  });
+
+  it('when GET finds a route that then has nothing to serve (a missing file under /docs), then 404, not 405', async () => {
+    assertError(await send(app, 'GET', '/docs/static/nada.js'), 404, { details: 'No existe la ruta: GET /docs/static/nada.js' });
+  });
+
   it('when the body is not JSON, then 415 names the media type and nothing is stored', async () => {
     const res = await app.inject({ method: 'POST', url: '/categorias', payload: 'nombre=Drama', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assertError(res, 415, {

@@ -416,6 +416,37 @@ describe('list filters', () => {
     }
   });
 
+  it('when an integer filter is outside the field\'s range, then 400 naming the parameter and the range', async () => {
+    const cases: [string, Param, string][] = [
+      ['/peliculas', ['id', '2147483648'], "El parámetro 'id' debe estar entre 1 y 2147483647."],
+      ['/peliculas', ['duracion_gte', 0], "El parámetro 'duracion_gte' debe estar entre 1 y 100000."],
+      ['/categorias', ['id_ne', '9999999999999999'], "El parámetro 'id_ne' debe estar entre 1 y 2147483647."],
+      ['/participaciones', ['evento_id_lte', '-9999999999999999'], "El parámetro 'evento_id_lte' debe estar entre 1 y 2147483647."],
+      ['/artistas', ['dni', '9007199254740993'], "El parámetro 'dni' debe estar entre 1 y 9007199254740991."],
+    ];
+    for (const [path, param, details] of cases) {
+      assertError(await send(app, 'GET', withQuery(path, param)), 400, { details, moreInfo: LIST_MORE_INFO(path) });
+    }
+  });
+
+  it('when a text filter holds U+0000, which no field can, then 400 naming the parameter', async () => {
+    for (const param of ['titulo', 'titulo_like', 'sipnosis_gte']) {
+      assertError(await send(app, 'GET', withQuery('/peliculas', [param, 'a\u0000b'])), 400, {
+        details: `El parámetro '${param}' contiene un carácter no admitido (U+0000 o un sustituto UTF-16 aislado).`,
+        moreInfo: LIST_MORE_INFO('/peliculas'),
+      });
+    }
+  });
+
+  it('when a parameter is named after an Object property (__proto__, constructor, toString…), then it is ignored like any unknown one', async () => {
+    const { categoria, movies } = await moviesInOwnCategory(app, [{}, {}]);
+    for (const param of ['__proto__', 'constructor', 'toString', 'hasOwnProperty_like', 'constructor_gte', '__proto___ne']) {
+      const res = await get(app, withQuery('/peliculas', ['categoria_id', categoria.id], [param, '1']));
+      assert.deepEqual(idsOf(res.json()), idsOf(movies), param);
+      assert.equal(res.headers['x-total-count'], '2', param);
+    }
+  });
+
   it('when an enum filter names an unknown value, then 400 listing the allowed values', async () => {
     for (const param of ['tipo_evento', 'tipo_evento_ne']) {
       assertError(await send(app, 'GET', withQuery('/participaciones', [param, 'concierto'])), 400, {
@@ -507,6 +538,13 @@ describe('list search (q)', () => {
     assert.equal(res.headers['x-total-count'], String(found.length));
     assert.deepEqual((await send(app, 'GET', '/categorias?q=zzzz-nada')).json(), []);
   });
+
+  it('when q holds U+0000, then 400 naming it', async () => {
+    assertError(await send(app, 'GET', withQuery('/peliculas', ['q', '\u0000'])), 400, {
+      details: "El parámetro 'q' contiene un carácter no admitido (U+0000 o un sustituto UTF-16 aislado).",
+      moreInfo: LIST_MORE_INFO('/peliculas'),
+    });
+  });
 });
 
 describe('list sort', () => {
@@ -593,8 +631,8 @@ describe('list sort', () => {
     );
   });
 
-  it('when _sort names a field that does not exist (or an internal column), then 400 naming it', async () => {
-    for (const [path, field] of [['/peliculas', 'nada'], ['/peliculas', 'titulo_clave'], ['/artistas', 'id'], ['/participaciones', 'pelicula_id']]) {
+  it('when _sort names a field that does not exist (or an internal column, or an Object property), then 400 naming it', async () => {
+    for (const [path, field] of [['/peliculas', 'nada'], ['/peliculas', 'titulo_clave'], ['/artistas', 'id'], ['/participaciones', 'pelicula_id'], ['/categorias', '__proto__'], ['/Obras', 'constructor'], ['/artistas', 'toString']]) {
       assertError(await send(app, 'GET', `${path}?_sort=${field}`), 400, {
         details: new RegExp(`^El parámetro '_sort' nombra un campo que no existe: ${field} `),
         moreInfo: LIST_MORE_INFO(String(path)),

@@ -305,6 +305,31 @@ describe('field rules', () => {
       assert.deepEqual(await stored(app, scenario('work'), existing.id), expected);
     });
 
+    it('when a title or name would be a "." or ".." path segment, which URLs resolve away, then it is a 400 and nothing is stored', async () => {
+      for (const s of [scenario('movie'), scenario('work'), scenario('urban event'), scenario('category')]) {
+        const field = s.path === '/categorias' ? 'nombre' : 'titulo';
+        const before = await count(app, s.path);
+        for (const value of ['.', '..', ' .. ']) {
+          const res = await send(app, 'POST', s.path, { ...(await s.body(app)), [field]: value });
+          assertError(res, 400, {
+            details: `El campo '${field}' no puede ser '.' ni '..', que no se podrían consultar por la ruta.`,
+            moreInfo: createMoreInfo(s),
+          });
+        }
+        assert.equal(await count(app, s.path), before);
+      }
+      // Other titles made of dots are ordinary segments, and read back by their Location.
+      const res = await send(app, 'POST', '/categorias', { nombre: `...${unique('')}` });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal((await send(app, 'GET', String(res.headers.location))).statusCode, 200);
+    });
+
+    it('when a lookup path holds U+0000, then it is a 400 naming the parameter', async () => {
+      assertError(await send(app, 'GET', '/categorias/a%00b'), 400, {
+        details: "El parámetro 'nombre' contiene un carácter no admitido (U+0000 o un sustituto UTF-16 aislado).",
+      });
+    });
+
     it('when a title is 255 characters between padding spaces, then the trimmed value is within the limit', async () => {
       const titulo = ofLength(255);
       const created = await createPelicula(app, { titulo: `  ${titulo}  ` });
@@ -341,6 +366,18 @@ describe('field rules', () => {
             details: `El campo '${field}' no puede tener más de ${max} caracteres.`,
             moreInfo: createMoreInfo(s),
           });
+          assert.equal(await count(app, s.path), before);
+        });
+
+        it(`when a ${s.what}'s '${field}' holds U+0000 or a lone surrogate, which no store keeps as sent, then it is a 400 naming the field`, async () => {
+          const before = await count(app, s.path);
+          for (const value of ['a\u0000b', 'a\ud800b', '\udfff']) {
+            const res = await send(app, 'POST', s.path, { ...(await s.body(app)), [field]: value });
+            assertError(res, 400, {
+              details: `El campo '${field}' contiene un carácter no admitido (U+0000 o un sustituto UTF-16 aislado).`,
+              moreInfo: createMoreInfo(s),
+            });
+          }
           assert.equal(await count(app, s.path), before);
         });
 
@@ -617,6 +654,7 @@ describe('field rules', () => {
       ['2025-10-10T15:30:00Z', '2025-10-10T15:30:00.000+00:00'],
       ['2024-02-29', '2024-02-29T00:00:00.000+00:00'],
       ['2025-10-10T00:00:00.000+00:00', '2025-10-10T00:00:00.000+00:00'],
+      ['0001-01-01', '0001-01-01T00:00:00.000+00:00'],
     ];
     for (const [sent, answered] of accepted) {
       it(`when an event's fecha is '${sent}', then it is answered as '${answered}'`, async () => {
@@ -639,6 +677,10 @@ describe('field rules', () => {
       'mañana',
       '10/10/2025',
       '',
+      // Year 0 and earlier: PostgreSQL has no year 0 and writes BC instants in a form no client sends.
+      '0000-01-01',
+      '0000-12-31T23:59:59Z',
+      '0001-01-01T00:00:00+00:01',
     ];
     for (const fecha of refused) {
       it(`when an event's fecha is '${fecha}', then it is a 400 with the fecha sentence and nothing is stored`, async () => {
@@ -695,6 +737,9 @@ describe('field rules', () => {
       ['2025-10-10T10:60:00', undefined],
       ['2025-10-10T10:00:00+24:00', undefined],
       ['0000-01-01T00:30:00+01:00', undefined],
+      ['0000-06-15', undefined],
+      ['0001-01-01T00:30:00+01:00', undefined],
+      ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000+00:00'],
       ['2025-10-10 10:00:00', undefined],
       ['', undefined],
     ];

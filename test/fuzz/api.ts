@@ -1,0 +1,116 @@
+import type { FastifyInstance } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { CrudResource } from '../../src/http/crud.js';
+import { resources } from '../../src/resources/index.js';
+import { relationsOf } from '../../src/resources/relations.js';
+
+/**
+ * What the fuzz test knows of the service's routes, read off the resource definitions and the
+ * routes the app registered (its OpenAPI description), so that a new resource is fuzzed as soon
+ * as it is listed in src/resources.
+ */
+
+/** One field (or path parameter) and its contract rule, from its TypeBox schema. */
+export interface Field {
+  name: string;
+  kind: 'integer' | 'text' | 'fecha' | 'enum';
+  minimum: number;
+  maximum: number;
+  maxLength: number;
+  values: readonly string[];
+  /** Values a text field refuses (`not: { enum }`). */
+  forbidden: readonly string[];
+}
+
+export interface ResourceSpec {
+  resource: CrudResource;
+  path: string;
+  /** The path parameter of PUT, PATCH and DELETE `{path}/{key}`. */
+  key: Field;
+  /** Whether POST takes the key from the client (artists' dni) or the store assigns it. */
+  clientKey: boolean;
+  /** The path parameter of `GET {path}/{lookup}`. */
+  lookup: Field;
+  /** Every field but the key. */
+  fields: Field[];
+  /** The fields of a record as answered, in order. */
+  answered: string[];
+  expand: string[];
+  embed: string[];
+  /** The methods `{path}` and `{path}/{…}` take (what a 405's Allow lists). */
+  methods: { collection: string[]; item: string[] };
+}
+
+export interface Api {
+  resources: ResourceSpec[];
+  /** Documented paths that belong to no resource (the health probes). */
+  others: string[];
+}
+
+interface OpenApiOperation {
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content?: Record<string, { schema?: { required?: string[] } }> };
+}
+type OpenApiPaths = Record<string, Record<string, OpenApiOperation>>;
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+/** HEAD is answered wherever GET is, without being described. */
+function methodsOf(operations: string[]): string[] {
+  const methods = new Set(operations.filter((o) => HTTP_METHODS.includes(o)).map((o) => o.toUpperCase()));
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
+
+export function fieldOf(name: string, schema: TSchema): Field {
+  const s = schema as { type?: string; format?: string; enum?: string[]; minimum?: number; maximum?: number; maxLength?: number; not?: { enum?: string[] } };
+  const kind = s.enum ? 'enum' : s.type === 'integer' ? 'integer' : s.format === 'fecha' ? 'fecha' : 'text';
+  return {
+    name,
+    kind,
+    minimum: s.minimum ?? Number.MIN_SAFE_INTEGER,
+    maximum: s.maximum ?? Number.MAX_SAFE_INTEGER,
+    maxLength: s.maxLength ?? Infinity,
+    values: s.enum ?? [],
+    forbidden: s.not?.enum ?? [],
+  };
+}
+
+export async function describeApi(app: FastifyInstance): Promise<Api> {
+  await app.ready();
+  const paths = (app.swagger() as { paths: OpenApiPaths }).paths;
+  const pathParam = (prefix: string, method: string): string => {
+    const entry = Object.entries(paths).find(([p, ops]) => p.startsWith(`${prefix}/{`) && ops[method] !== undefined);
+    const name = entry?.[1][method]?.parameters?.find((p) => p.in === 'path')?.name;
+    if (name === undefined) throw new Error(`no ${method.toUpperCase()} ${prefix}/{…} route`);
+    return name;
+  };
+
+  const specs = resources.map((resource): ResourceSpec => {
+    const { path, item } = resource;
+    const property = (name: string) => {
+      const schema = item.properties[name];
+      if (!schema) throw new Error(`${path}: ${name} is not a field`);
+      return fieldOf(name, schema);
+    };
+    const key = property(pathParam(path, 'put'));
+    const required = paths[path]?.post?.requestBody?.content?.['application/json']?.schema?.required ?? [];
+    const relations = relationsOf(resource);
+    return {
+      resource,
+      path,
+      key,
+      clientKey: required.includes(key.name),
+      lookup: property(pathParam(path, 'get')),
+      fields: Object.keys(item.properties).filter((name) => name !== key.name).map(property),
+      answered: Object.keys(item.properties),
+      expand: Object.keys(relations.expand),
+      embed: Object.keys(relations.embed),
+      methods: {
+        collection: methodsOf(Object.keys(paths[path] ?? {})),
+        item: methodsOf(Object.entries(paths).flatMap(([p, ops]) => (p.startsWith(`${path}/{`) ? Object.keys(ops) : []))),
+      },
+    };
+  });
+  const others = Object.keys(paths).filter((p) => !specs.some((s) => p === s.path || p.startsWith(`${s.path}/`)));
+  return { resources: specs, others };
+}
