@@ -71,7 +71,11 @@ export async function listRows(db: Db, spec: ListTable, query: ListQuery): Promi
   return { rows: rows.rows, total: Number(count.rows[0]?.n ?? 0) };
 }
 
+const ALL = sql<SqlBool>`1 = 1`;
+const NONE = sql<SqlBool>`1 = 0`;
+
 function condition(c: Condition, column: RawBuilder<unknown>, ordered: RawBuilder<unknown>): Expression<SqlBool> {
+  if (c.kind.type === 'integer') return integerCondition(c, c.kind, column);
   switch (c.op) {
     case 'eq':
       return sql<SqlBool>`${column} in (${sql.join(c.values)})`;
@@ -83,6 +87,33 @@ function condition(c: Condition, column: RawBuilder<unknown>, ordered: RawBuilde
       return sql<SqlBool>`${sql.join(c.values.map((v) => sql`${ordered} <= ${v}`), sql` and `)}`;
     case 'like':
       return sql<SqlBool>`(${sql.join(c.values.map((v) => sql`${column} like ${`%${escapeLike(String(v))}%`} escape '\\'`), sql` or `)})`;
+  }
+}
+
+/**
+ * An integer filter. A value the field cannot hold is decided here, not sent: it matches no row
+ * (or, for `ne`, excludes none, and a bound beyond the range keeps every row), and PostgreSQL
+ * would refuse to compare a 32-bit column with it anyway.
+ */
+function integerCondition(c: Condition, range: { minimum: number; maximum: number }, column: RawBuilder<unknown>): Expression<SqlBool> {
+  const values = c.values.map(Number);
+  const holdable = values.filter((v) => v >= range.minimum && v <= range.maximum);
+  switch (c.op) {
+    case 'eq':
+      return holdable.length > 0 ? sql<SqlBool>`${column} in (${sql.join(holdable)})` : NONE;
+    case 'ne':
+      return holdable.length > 0 ? sql<SqlBool>`${column} not in (${sql.join(holdable)})` : ALL;
+    case 'gte': {
+      const bound = Math.max(...values);
+      return bound > range.maximum ? NONE : bound <= range.minimum ? ALL : sql<SqlBool>`${column} >= ${bound}`;
+    }
+    case 'lte': {
+      const bound = Math.min(...values);
+      return bound < range.minimum ? NONE : bound >= range.maximum ? ALL : sql<SqlBool>`${column} <= ${bound}`;
+    }
+    case 'like':
+      // Refused before a query is built: `_like` is for text.
+      return NONE;
   }
 }
 

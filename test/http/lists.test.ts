@@ -416,17 +416,29 @@ describe('list filters', () => {
     }
   });
 
-  it('when an integer filter is outside the field\'s range, then 400 naming the parameter and the range', async () => {
-    const cases: [string, Param, string][] = [
-      ['/peliculas', ['id', '2147483648'], "El parámetro 'id' debe estar entre 1 y 2147483647."],
-      ['/peliculas', ['duracion_gte', 0], "El parámetro 'duracion_gte' debe estar entre 1 y 100000."],
-      ['/categorias', ['id_ne', '9999999999999999'], "El parámetro 'id_ne' debe estar entre 1 y 2147483647."],
-      ['/participaciones', ['evento_id_lte', '-9999999999999999'], "El parámetro 'evento_id_lte' debe estar entre 1 y 2147483647."],
-      ['/artistas', ['dni', '9007199254740993'], "El parámetro 'dni' debe estar entre 1 y 9007199254740991."],
+  it('when an integer filter is outside the field\'s range, then it means what it says (no row, or every row), never an error', async () => {
+    const { categoria, movies } = await moviesInOwnCategory(app, [{ duracion: 90 }, { duracion: 120 }]);
+    const own: Param = ['categoria_id', categoria.id];
+    const cases: [Param, Pelicula[]][] = [
+      [['id', '2147483648'], []],
+      [['id', '-9999999999999999'], []],
+      [['duracion_gte', 0], movies],
+      [['duracion_gte', '100001'], []],
+      [['duracion_lte', '9999999999999999'], movies],
+      [['duracion_lte', 0], []],
+      [['id_ne', '9999999999999999'], movies],
+      [['duracion_ne', -1], movies],
     ];
-    for (const [path, param, details] of cases) {
-      assertError(await send(app, 'GET', withQuery(path, param)), 400, { details, moreInfo: LIST_MORE_INFO(path) });
+    for (const [param, expected] of cases) {
+      const res = await get(app, withQuery('/peliculas', own, param));
+      assert.deepEqual(idsOf(res.json()), idsOf(expected), param.join('='));
+      assert.equal(res.headers['x-total-count'], String(expected.length), param.join('='));
     }
+    // One value the field can hold among several it cannot: that one counts.
+    const either = await get(app, withQuery('/peliculas', own, ['id', '0'], ['id', movies[1]?.id ?? 0], ['id', '2147483648']));
+    assert.deepEqual(idsOf(either.json()), [movies[1]?.id]);
+    assert.deepEqual((await get(app, withQuery('/artistas', ['dni', '9007199254740993']))).json(), []);
+    assert.deepEqual((await get(app, withQuery('/participaciones', ['evento_id_lte', '-9999999999999999']))).json(), []);
   });
 
   it('when a text filter holds U+0000, which no field can, then 400 naming the parameter', async () => {
