@@ -20,6 +20,8 @@ export interface Target {
   seed(concurrency: number): Promise<number[]>;
   /** Stops the server and removes what it stored. */
   stop(): Promise<void>;
+  /** cartelera only: stops the server and starts it again on the same store (target.server is the new one). */
+  restart?(): Promise<void>;
 }
 
 /**
@@ -56,23 +58,31 @@ function startArguments(): string[] {
 /** The service itself, as `npm start` runs it but without npm, so the measured pid is the server's. */
 async function cartelera(name: TargetName, movies: number, databaseUrl: string, afterStop: () => Promise<void>): Promise<Target> {
   const port = await freePort();
-  const server = await startServer(name, pinned(0, [process.execPath, ...startArguments()]), {
-    cwd: root,
-    port,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    readyPath: '/health',
-  }).catch(async (error: unknown) => {
-    await afterStop();
-    throw error;
-  });
+  const launch = () =>
+    startServer(name, pinned(0, [process.execPath, ...startArguments()]), {
+      cwd: root,
+      port,
+      env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      readyPath: '/health',
+    }).catch(async (error: unknown) => {
+      await afterStop();
+      throw error;
+    });
+  let server = await launch();
   return {
     name,
-    server,
+    get server() {
+      return server;
+    },
     lookup: 'path',
     seed: (concurrency) => seedThroughApi(server.base, movies, concurrency),
     async stop() {
       await server.stop();
       await afterStop();
+    },
+    async restart() {
+      await server.stop();
+      server = await launch();
     },
   };
 }
