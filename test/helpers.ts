@@ -19,6 +19,16 @@ export async function buildTestApp(testEnv: Record<string, string> = {}): Promis
   return app;
 }
 
+/** Runs `test` on an app of its own (as buildTestApp makes it), closed afterwards whatever happens. */
+export async function withApp(test: (app: FastifyInstance) => Promise<void>): Promise<void> {
+  const app = await buildTestApp();
+  try {
+    await test(app);
+  } finally {
+    await app.close();
+  }
+}
+
 export type Json = Record<string, unknown>;
 
 export function send(app: FastifyInstance, method: InjectOptions['method'], url: string, payload?: unknown) {

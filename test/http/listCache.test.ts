@@ -8,7 +8,7 @@ import { LIST_CACHE_MAX_BYTES } from '../../src/http/fullList.js';
 import { messages } from '../../src/http/messages.js';
 import { peliculas } from '../../src/resources/peliculas.js';
 import {
-  artistaBody, assertError, buildTestApp, categoriaBody, createArtista, createCategoria, createEventoUrbano, createObra,
+  artistaBody, assertError, withApp, categoriaBody, createArtista, createCategoria, createEventoUrbano, createObra,
   createPelicula, eventoUrbanoBody, obraBody, peliculaBody, send, unique, type Json,
 } from '../helpers.js';
 import { freshStore } from '../stores.js';
@@ -18,15 +18,6 @@ import { freshStore } from '../stores.js';
 // builds its own app, so that a whole list is exactly the rows the test made.
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
-
-async function withApp(test: (app: FastifyInstance) => Promise<void>): Promise<void> {
-  const app = await buildTestApp();
-  try {
-    await test(app);
-  } finally {
-    await app.close();
-  }
-}
 
 async function post(app: FastifyInstance, path: string, body: Json): Promise<Json> {
   const res = await send(app, 'POST', path, body);

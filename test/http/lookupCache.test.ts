@@ -5,22 +5,13 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { etagOf } from '../../src/http/conditional.js';
 import {
-  artistaBody, buildTestApp, categoriaBody, createArtista, createCategoria, createPelicula, eventoUrbanoBody,
+  artistaBody, withApp, categoriaBody, createArtista, createCategoria, createPelicula, eventoUrbanoBody,
   obraBody, peliculaBody, send, unique, type Json,
 } from '../helpers.js';
 import { freshStore } from '../stores.js';
 
 // A plain lookup (GET {path}/{value}, no _expand/_embed) may be answered from memory while its
 // table is unchanged. Every kind of write, by this process or another, must show in the next one.
-
-async function withApp(test: (app: FastifyInstance) => Promise<void>): Promise<void> {
-  const app = await buildTestApp();
-  try {
-    await test(app);
-  } finally {
-    await app.close();
-  }
-}
 
 async function ok(app: FastifyInstance, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: Json): Promise<Json> {
   const res = await send(app, method, url, body);
