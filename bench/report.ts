@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { loadConfig } from '../src/config.js';
 import { QUIET_WAIT_S } from './cpu.js';
 import { TARGET_NAMES, type TargetName } from './targets.js';
 import { SCENARIOS, type ScenarioName, type WrkSummary } from './wrk.js';
@@ -125,6 +126,9 @@ function hundredKTable(h: HundredK): string {
   );
 }
 
+/** The pool cartelera (PostgreSQL) runs with: the targets set no DATABASE_POOL_MAX. */
+const POOL_MAX = loadConfig({}).DATABASE_POOL_MAX;
+
 type Verdict = 'met' | 'not met' | 'not measured';
 const verdict = (value: number | undefined, ok: (v: number) => boolean): Verdict => (value === undefined ? 'not measured' : ok(value) ? 'met' : 'not met');
 
@@ -233,7 +237,8 @@ and on Ctrl-C too.
 ## How it measures
 
 - **Targets**, one after another, each alone on the machine: cartelera on SQLite (a fresh file),
-  cartelera on PostgreSQL (the embedded server from \`test/embedded-postgres.ts\`, a fresh database),
+  cartelera on PostgreSQL (the embedded server from \`test/embedded-postgres.ts\`, a fresh database,
+  the default pool of \`DATABASE_POOL_MAX=${POOL_MAX}\` connections),
   json-server 0.17 (a fresh db.json) and the ceiling, \`bench/ceiling.ts\`: \`node:http\` answering
   bytes serialized at start (one movie, the first page of 100, all 10,000), the fastest any Node
   process can answer here. cartelera runs as \`npm start\` does (its node flags and \`dist/server.js\`, read from package.json, built first)

@@ -11,7 +11,6 @@ import { crossOrigin } from './http/cors.js';
 import { healthRoutes } from './http/health.js';
 import { strictJsonBodies } from './http/json.js';
 import { serverLimits } from './http/limits.js';
-import { metricsRoutes } from './http/metrics.js';
 import { openApi } from './http/openapi.js';
 import { protect } from './http/protection.js';
 import { echoRequestId, requestIdOf } from './http/requestId.js';
@@ -74,7 +73,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Before the routes, so that the description and the request metrics see every one of them.
   await openApi(app, { writeKeys: config.API_KEYS !== undefined });
   const pool = poolOf(db);
-  if (config.METRICS_ENABLED) metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
+  // Loaded only when asked for: prom-client is a few MB of resident memory.
+  if (config.METRICS_ENABLED) {
+    const { metricsRoutes } = await import('./http/metrics.js');
+    metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
+  }
   const versions = tableVersions(db);
   // After the handler's write committed and before its client can see the answer, so that the
   // client's next read cannot be served from a list cached before the write.

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { canonicalFecha } from './fecha.js';
 import type { Database, Db } from './schema.js';
 
@@ -65,15 +66,18 @@ function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
 
 // What PostgreSQL answers differently from SQLite, made the same here and nowhere else:
 // bigint (dni, counts) arrives as text, and timestamps as text in the session's time zone.
+/** pg, loaded when a PostgreSQL store is opened: a SQLite process is a few MB smaller without it. */
+const loadPg = () => createRequire(import.meta.url)('pg') as typeof pg;
+
 const INT8 = 20;
 const TIMESTAMPTZ = 1184;
-const types = {
+const typesOf = (driver: typeof pg) => ({
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === INT8) return (text: string) => Number(text);
     if (oid === TIMESTAMPTZ) return canonicalTimestamp;
-    return pg.types.getTypeParser(oid, format);
+    return driver.types.getTypeParser(oid, format);
   }) as typeof pg.types.getTypeParser,
-};
+});
 
 /**
  * `2025-10-10 10:30:00.5-05` (ISO DateStyle, any session time zone) → `2025-10-10T15:30:00.500+00:00`.
@@ -94,13 +98,14 @@ export function poolOf(db: Db): pg.Pool | undefined {
 }
 
 function openPostgres(url: string, options: StoreOptions): Db {
-  const pool = new pg.Pool({
+  const driver = loadPg();
+  const pool = new driver.Pool({
     connectionString: url,
     max: options.poolMax,
     connectionTimeoutMillis: 5000,
     statement_timeout: options.statementTimeoutMs,
     application_name: 'cartelera',
-    types,
+    types: typesOf(driver),
   });
   // A connection that fails emits 'error'; with no listener that is an uncaught exception. The pool
   // listens only while a connection is idle, not while a query holds it, so listen on every one.
