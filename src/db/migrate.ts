@@ -1,4 +1,5 @@
 import { Migrator, type Migration } from 'kysely';
+import { sqliteOf } from './connect.js';
 import type { Db } from './schema.js';
 import * as catalogue from './migrations/0001_catalogue.js';
 import * as textKeys from './migrations/0002_text_keys.js';
@@ -6,8 +7,8 @@ import * as versions from './migrations/0003_versions.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
- * and holds a lock while migrating (an advisory lock on PostgreSQL), so concurrent starts
- * apply each migration once. Append new migrations; never edit an applied one.
+ * and, on PostgreSQL, holds an advisory lock while migrating, so concurrent starts apply each
+ * migration once (on SQLite, see migrateToLatest). Append new migrations; never edit an applied one.
  */
 const migrations: Record<string, Migration> = {
   '0001_catalogue': catalogue,
@@ -19,6 +20,24 @@ const migrations: Record<string, Migration> = {
 export const migrationNames = Object.keys(migrations).sort();
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  const sqlite = sqliteOf(db);
+  if (!sqlite) return migrate(db);
+  // On SQLite, Kysely takes no lock and runs migrations outside any transaction, so two processes
+  // starting on one new file would both create the tables, and a crash could leave a migration
+  // half done. One immediate transaction around them all makes them exclusive and atomic (the
+  // other process waits for it, up to the busy timeout, then finds nothing left to do).
+  sqlite.exec('BEGIN IMMEDIATE');
+  try {
+    const applied = await migrate(db);
+    sqlite.exec('COMMIT');
+    return applied;
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+async function migrate(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw error;

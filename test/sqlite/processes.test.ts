@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { npmStart, type Service } from '../service.js';
+import SQLite from 'better-sqlite3';
+import { migrationNames } from '../../src/db/migrate.js';
+import { logLines, npmStart, type Service } from '../service.js';
 import { freshStore, type TestStore } from '../stores.js';
 
 // Lookups, pages and whole lists are answered from memory while their table's version holds; on
@@ -9,22 +11,44 @@ import { freshStore, type TestStore } from '../stores.js';
 // next read through the other.
 
 const json = { 'content-type': 'application/json' };
-let store: TestStore | undefined;
+const stores: TestStore[] = [];
 const services: Service[] = [];
 after(async () => {
   await Promise.all(services.map((s) => s.stop('SIGKILL')));
-  await store?.drop();
+  await Promise.all(stores.map((s) => s.drop()));
 });
+
+async function store(): Promise<TestStore> {
+  const s = await freshStore();
+  stores.push(s);
+  return s;
+}
 
 async function call(base: string, method: string, path: string, body?: object): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`${base}${path}`, { method, headers: json, ...(body && { body: JSON.stringify(body) }) });
   return { status: res.status, json: await res.json() };
 }
 
-describe('two service processes on one SQLite file', () => {
+describe('several service processes on one SQLite file', () => {
+  it('when three start at the same moment on a new file, then all come up and each migration ran once', async () => {
+    const { url } = await store();
+    const started = await Promise.all([1, 2, 3].map(() => npmStart({ DATABASE_URL: url })));
+    services.push(...started);
+    await Promise.all(started.map((s) => s.healthy(30000)));
+    const applied = started.filter((s) => logLines(s.output()).some((l) => l.msg === 'migrations applied'));
+    assert.equal(applied.length, 1, 'exactly one process applied the migrations');
+    const file = new SQLite(url.slice('sqlite:'.length), { readonly: true });
+    try {
+      const names = file.prepare('select name from kysely_migration order by name').pluck().all();
+      assert.deepEqual(names, migrationNames);
+    } finally {
+      file.close();
+    }
+  });
+
   it('when one process writes, then the next lookup, page and list through the other show it, every time', async () => {
-    store = await freshStore();
-    const [a, b] = await Promise.all([npmStart({ DATABASE_URL: store.url }), npmStart({ DATABASE_URL: store.url })]);
+    const { url } = await store();
+    const [a, b] = await Promise.all([npmStart({ DATABASE_URL: url }), npmStart({ DATABASE_URL: url })]);
     services.push(a, b);
     await Promise.all([a.healthy(30000), b.healthy(30000)]);
     const categoria = (await call(a.base, 'POST', '/categorias', { nombre: 'Drama' })).json as { id: number };
