@@ -21,13 +21,30 @@ const CHUNK = 64 * 1024;
  */
 export function fullList(db: Db, versions: Versions, table: keyof Database, key: string, serialize: (row: Record<string, unknown>) => string) {
   let cached: { version: number; body: Buffer; etag: string } | undefined;
+  // The read under way, if any: requests that miss the cache together wait for it rather than each
+  // reading the table (32 concurrent misses on PostgreSQL took seconds to answer the first).
+  let reading: { version: number; done: Promise<void> } | undefined;
 
   return async function answer(reply: FastifyReply) {
     // The version is read before the rows: a write in between leaves a cache that the next read refreshes.
     const version = await versions.of(table);
     reply.type('application/json; charset=utf-8');
+    if (reading?.version === version) await reading.done;
     if (cached?.version === version) return reply.header('etag', cached.etag).send(cached.body);
 
+    let finish = () => {};
+    const mine = { version, done: new Promise<void>((resolve) => (finish = resolve)) };
+    reading = mine;
+    try {
+      return await read(reply, version);
+    } finally {
+      // Waiters then find the list cached, or (too large to keep, or failed) read it themselves.
+      if (reading === mine) reading = undefined;
+      finish();
+    }
+  };
+
+  async function read(reply: FastifyReply, version: number) {
     const pages = allRows(db, table, key);
     const chunks: Buffer[] = [];
     let pending = '[';
@@ -64,5 +81,5 @@ export function fullList(db: Db, versions: Versions, table: keyof Database, key:
       pending += ']';
       yield flush();
     }
-  };
+  }
 }

@@ -103,6 +103,24 @@ const resources: Resource[] = [
   },
 ];
 
+describe('the cached whole-table list under concurrent misses', () => {
+  it('when many requests miss the cache at once, after a write, then every one answers the new list, byte for byte', () =>
+    withApp(async (app) => {
+      const categoria = await createCategoria(app);
+      const movies: Json[] = [];
+      for (let i = 0; i < 30; i++) movies.push(await post(app, '/peliculas', peliculaBody(categoria.id)));
+      for (let round = 0; round < 3; round++) {
+        movies.push(await post(app, '/peliculas', peliculaBody(categoria.id)));
+        const answers = await Promise.all(Array.from({ length: 20 }, () => app.inject({ method: 'GET', url: '/peliculas' })));
+        for (const res of answers) {
+          assert.equal(res.statusCode, 200, res.body);
+          assert.equal(res.body, JSON.stringify(movies));
+          assert.equal(res.headers.etag, etagOf(res.rawPayload));
+        }
+      }
+    }));
+});
+
 describe('the cached whole-table list: every write invalidates it', () => {
   for (const r of resources) {
     it(`when ${r.path} is written by POST, PUT, PATCH and DELETE, then each next GET ${r.path} is the new list with a new ETag`, () =>
