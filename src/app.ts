@@ -1,24 +1,25 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { conditionalGets } from './api/conditional.js';
+import { crudRoutes } from './api/crudRoutes.js';
+import { errorHandler, methodAwareNotFound } from './api/errors.js';
+import { strictJsonBodies } from './api/json.js';
+import { openApi } from './api/openapi.js';
+import { tableVersions } from './cache/versions.js';
+import { isCanonicalFecha } from './catalogue/fecha.js';
+import { compileValidator, type JsonSchema } from './catalogue/validation.js';
 import { openDatabase, poolOf } from './db/connect.js';
-import { isCanonicalFecha } from './db/fecha.js';
 import { migrateToLatest } from './db/migrate.js';
-import { tableVersions } from './db/versions.js';
 import { waitForStore } from './db/wait.js';
-import { conditionalGets } from './http/conditional.js';
-import { errorHandler, methodAwareNotFound } from './http/errors.js';
-import { crossOrigin } from './http/cors.js';
-import { healthRoutes } from './http/health.js';
-import { strictJsonBodies } from './http/json.js';
-import { serverLimits } from './http/limits.js';
-import { openApi } from './http/openapi.js';
-import { protect } from './http/protection.js';
-import { echoRequestId, requestIdOf } from './http/requestId.js';
-import { validatorCompiler } from './http/validation.js';
+import { crossOrigin } from './ops/cors.js';
+import { healthRoutes } from './ops/health.js';
+import { serverLimits } from './ops/limits.js';
+import { protect } from './ops/protection.js';
+import { echoRequestId, requestIdOf } from './ops/requestId.js';
 import { resources } from './resources/index.js';
 import { relationsOf } from './resources/relations.js';
 
-/** The whole service, built the same way for `npm start`, the seed script and the tests. */
+/** The whole service, built the same way for `npm start` and the tests. */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.LOG_LEVEL },
@@ -59,7 +60,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await crossOrigin(app, config.CORS_ORIGIN);
   // After CORS, so that browsers can read its refusals; before /docs exists, which gets its own CSP.
   await protect(app, config);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema as JsonSchema, httpPart));
   app.setErrorHandler(errorHandler);
   const notFound = methodAwareNotFound();
   app.addHook('onRoute', notFound.onRoute);
@@ -75,17 +76,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const pool = poolOf(db);
   // Loaded only when asked for: prom-client is a few MB of resident memory.
   if (config.METRICS_ENABLED) {
-    const { metricsRoutes } = await import('./http/metrics.js');
+    const { metricsRoutes } = await import('./ops/metrics.js');
     metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
   }
   const versions = tableVersions(db);
-  // After the handler's write committed and before its client can see the answer, so that the
-  // client's next read cannot be served from a list cached before the write.
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') versions.wrote();
-    done(null, payload);
-  });
-  for (const resource of resources) resource.register(app, db, relationsOf(resource), versions);
+  for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions);
   healthRoutes(app, db);
   return app;
 }

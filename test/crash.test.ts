@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase, sqliteOf } from '../src/db/connect.js';
-import { normalizeKey } from '../src/db/keys.js';
+import { normalizeKey } from '../src/catalogue/keys.js';
 import type { Json } from './helpers.js';
 import { npmStart, type Service } from './service.js';
 import { backend, freshStore, type TestStore } from './stores.js';
@@ -284,8 +284,8 @@ async function assertStoreIntact(url: string): Promise<void> {
   try {
     const sqlite = sqliteOf(db);
     if (sqlite) {
-      assert.deepEqual(sqlite.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
-      assert.deepEqual(sqlite.pragma('foreign_key_check'), [], 'rows pointing at nothing');
+      assert.deepEqual(sqlite.handle.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+      assert.deepEqual(sqlite.handle.pragma('foreign_key_check'), [], 'rows pointing at nothing');
     } else {
       await killedSessionsGone(db);
       const unchecked = await sql`select conname from pg_constraint where connamespace = 'public'::regnamespace and not convalidated`.execute(db);

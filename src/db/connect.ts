@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { canonicalFecha } from './fecha.js';
+import { canonicalFecha } from '../catalogue/fecha.js';
 import type { Database, Db } from './schema.js';
 
 export interface StoreOptions {
@@ -23,11 +23,21 @@ export function openDatabase(url: string, options: StoreOptions = { poolMax: 10,
   throw new Error(`DATABASE_URL must start with sqlite:, postgres:// or postgresql:// (got "${url}")`);
 }
 
-const sqliteHandles = new WeakMap<Db, SQLite.Database>();
+interface SqliteConnection {
+  handle: SQLite.Database;
+  /**
+   * Statements that may have changed a store, run through any SQLite connection of this process so
+   * far. Another connection's commit shows in PRAGMA data_version only once the reader looks again;
+   * this count shows it at once.
+   */
+  writes(): number;
+}
+let writesInProcess = 0;
+const sqliteConnections = new WeakMap<Db, SqliteConnection>();
 
-/** The SQLite connection behind a store (for PRAGMA data_version); undefined on PostgreSQL. */
-export function sqliteOf(db: Db): SQLite.Database | undefined {
-  return sqliteHandles.get(db);
+/** The SQLite connection behind a store (for PRAGMA data_version, backups); undefined on PostgreSQL. */
+export function sqliteOf(db: Db): SqliteConnection | undefined {
+  return sqliteConnections.get(db);
 }
 
 function openSqlite(path: string): Db {
@@ -39,16 +49,18 @@ function openSqlite(path: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
-  sqliteHandles.set(db, sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, () => writesInProcess++) }) });
+  sqliteConnections.set(db, { handle: sqlite, writes: () => writesInProcess });
   return db;
 }
 
 /**
  * Kysely prepares every statement anew; preparing is a good part of a short query's cost on
  * SQLite. Statements are kept by their SQL text and reused (bounded: list filters vary).
+ * Kysely prepares a statement right before it runs it, so this is also where every write made
+ * through the connection is seen, whoever makes it: `wrote` is told before each one.
  */
-function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
+function reusingStatements(sqlite: SQLite.Database, wrote: () => void): SQLite.Database {
   const prepared = new Map<string, SQLite.Statement>();
   return Object.assign(Object.create(sqlite) as SQLite.Database, {
     prepare(source: string) {
@@ -58,6 +70,7 @@ function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
         statement = sqlite.prepare(source);
         prepared.set(source, statement);
       }
+      if (!statement.readonly) wrote();
       return statement;
     },
     close: () => sqlite.close(),

@@ -20,7 +20,7 @@ const migrations: Record<string, Migration> = {
 export const migrationNames = Object.keys(migrations).sort();
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const sqlite = sqliteOf(db);
+  const sqlite = sqliteOf(db)?.handle;
   if (!sqlite) return migrate(db);
   // On SQLite, Kysely takes no lock and runs migrations outside any transaction, so two processes
   // starting on one new file would both create the tables, and a crash could leave a migration

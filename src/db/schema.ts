@@ -1,7 +1,8 @@
 import type { Generated, Kysely } from 'kysely';
+import type { TipoEvento } from '../catalogue/fields.js';
 
 // The tables as Kysely sees them. Each `<field>_clave` column holds the normalized form of a text
-// field (see keys.ts): unique indexes, lookups, filters and search compare these. They are never
+// field (see catalogue/keys.ts): unique indexes, lookups, filters and search compare these. They are never
 // answered to clients.
 export interface CategoriasTable {
   id: Generated<number>;
@@ -35,7 +36,7 @@ export interface EventosUrbanosTable {
   titulo_clave: string;
   descripcion: string;
   descripcion_clave: string;
-  /** Always the canonical `YYYY-MM-DDTHH:MM:SS.mmm+00:00` text (see fecha.ts). */
+  /** Always the canonical `YYYY-MM-DDTHH:MM:SS.mmm+00:00` text (see catalogue/fecha.ts). */
   fecha: string;
   lugar: string;
   lugar_clave: string;
@@ -64,9 +65,6 @@ export interface ParticipacionesTable {
   obra_id: Generated<number | null>;
   evento_urbano_id: Generated<number | null>;
 }
-
-export const TIPOS_EVENTO = ['pelicula', 'obra', 'eventoUrbano'] as const;
-export type TipoEvento = (typeof TIPOS_EVENTO)[number];
 
 /** One row per table: bumped by triggers on every change to it (migration 0003). */
 export interface VersionesTable {

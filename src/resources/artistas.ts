@@ -1,10 +1,10 @@
-import { withKeys } from '../db/keys.js';
-import { defineResource } from '../http/crud.js';
-import { Dni, LongText, ShortText } from '../http/fields.js';
+import { withKeys } from '../catalogue/keys.js';
+import { defineResource } from './define.js';
+import { Dni, LongText, ShortText } from '../catalogue/fields.js';
 
 export const artistas = defineResource({
+  name: 'artistas',
   table: 'artistas',
-  path: '/artistas',
   english: 'artist',
   nouns: {
     the: 'el artista',
@@ -23,7 +23,6 @@ export const artistas = defineResource({
   location: (a) => `/artistas/${a.dni}`,
   uniqueValue: (a) => a.dni,
   store: (db) => ({
-    list: () => db.selectFrom('artistas').selectAll().orderBy('dni').execute(),
     get: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
     find: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
     create: (a) => db.insertInto('artistas').values(withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')).returningAll().executeTakeFirstOrThrow(),

@@ -1,11 +1,12 @@
-import { normalizeKey, withKeys } from '../db/keys.js';
-import { defineResource } from '../http/crud.js';
-import { Id, Title } from '../http/fields.js';
-import { messages } from '../http/messages.js';
+import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import type { Db } from '../db/schema.js';
+import { defineResource } from './define.js';
+import { Id, Title } from '../catalogue/fields.js';
+import { messages } from '../catalogue/messages.js';
 
 export const categorias = defineResource({
+  name: 'categorias',
   table: 'categorias',
-  path: '/categorias',
   english: 'category',
   nouns: {
     the: 'la categoría',
@@ -23,7 +24,6 @@ export const categorias = defineResource({
   location: (c) => `/categorias/${encodeURIComponent(c.nombre)}`,
   uniqueValue: (c) => c.nombre,
   store: (db) => ({
-    list: () => db.selectFrom('categorias').selectAll().orderBy('id').execute(),
     get: (id) => db.selectFrom('categorias').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (nombre) =>
       db.selectFrom('categorias').selectAll().where('nombre_clave', '=', normalizeKey(nombre)).executeTakeFirst(),
@@ -43,3 +43,9 @@ export const categorias = defineResource({
     },
   }),
 });
+
+/** After a foreign-key refusal of a movie, work or event: is its category the missing one? */
+export async function missingCategoria(db: Db, id: number): Promise<string[]> {
+  const found = await db.selectFrom('categorias').select('id').where('id', '=', id).executeTakeFirst();
+  return found ? [] : [messages.missingReference(categorias.nouns, id)];
+}

@@ -1,11 +1,11 @@
-import { normalizeKey, withKeys } from '../db/keys.js';
-import { defineResource } from '../http/crud.js';
-import { Fecha, Id, LongText, ShortText, Title } from '../http/fields.js';
-import { missingCategoria } from './references.js';
+import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { defineResource } from './define.js';
+import { Fecha, Id, LongText, ShortText, Title } from '../catalogue/fields.js';
+import { missingCategoria } from './categorias.js';
 
 export const eventosUrbanos = defineResource({
+  name: 'eventosUrbanos',
   table: 'eventos_urbanos',
-  path: '/eventosUrbanos',
   english: 'urban event',
   nouns: {
     the: 'el evento',
@@ -23,7 +23,6 @@ export const eventosUrbanos = defineResource({
   location: (e) => `/eventosUrbanos/${encodeURIComponent(e.titulo)}`,
   uniqueValue: (e) => e.titulo,
   store: (db) => ({
-    list: () => db.selectFrom('eventos_urbanos').selectAll().orderBy('id').execute(),
     get: (id) => db.selectFrom('eventos_urbanos').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
       db.selectFrom('eventos_urbanos').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),

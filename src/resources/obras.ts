@@ -1,11 +1,11 @@
-import { normalizeKey, withKeys } from '../db/keys.js';
-import { defineResource } from '../http/crud.js';
-import { Duracion, Id, LongText, Title } from '../http/fields.js';
-import { missingCategoria } from './references.js';
+import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { defineResource } from './define.js';
+import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
+import { missingCategoria } from './categorias.js';
 
 export const obras = defineResource({
+  name: 'Obras',
   table: 'obras',
-  path: '/Obras',
   english: 'theatrical work',
   nouns: {
     the: 'la obra',
@@ -23,7 +23,6 @@ export const obras = defineResource({
   location: (o) => `/Obras/${encodeURIComponent(o.titulo)}`,
   uniqueValue: (o) => o.titulo,
   store: (db) => ({
-    list: () => db.selectFrom('obras').selectAll().orderBy('id').execute(),
     get: (id) => db.selectFrom('obras').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
       db.selectFrom('obras').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),

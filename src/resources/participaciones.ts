@@ -1,18 +1,13 @@
-import type { Db, TipoEvento as Tipo } from '../db/schema.js';
-import { defineResource } from '../http/crud.js';
-import { Dni, Id, TipoEvento } from '../http/fields.js';
-import { messages } from '../http/messages.js';
+import { Dni, Id, TipoEvento, type TipoEvento as Tipo } from '../catalogue/fields.js';
+import { messages } from '../catalogue/messages.js';
+import type { Db } from '../db/schema.js';
 import { artistas } from './artistas.js';
-import { eventosUrbanos } from './eventosUrbanos.js';
-import { obras } from './obras.js';
-import { peliculas } from './peliculas.js';
-
-/** The resource of the item a participation names, by its tipo_evento. */
-const items = { pelicula: peliculas, obra: obras, eventoUrbano: eventosUrbanos };
+import { defineResource } from './define.js';
+import { itemResources as items } from './items.js';
 
 export const participaciones = defineResource({
+  name: 'participaciones',
   table: 'participaciones',
-  path: '/participaciones',
   english: 'participation',
   nouns: {
     the: 'la participación',
@@ -31,7 +26,6 @@ export const participaciones = defineResource({
   location: (p) => `/participaciones?id=${p.id}`,
   uniqueValue: (p) => `${p.artistas_dni}, ${p.tipo_evento}, ${p.evento_id}`,
   store: (db) => ({
-    list: () => db.selectFrom('participaciones').selectAll().orderBy('id').execute(),
     get: (id) => db.selectFrom('participaciones').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (tipo) =>
       db.selectFrom('participaciones').selectAll().where('tipo_evento', '=', tipo).orderBy('id').limit(1).executeTakeFirst(),

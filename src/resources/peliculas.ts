@@ -1,11 +1,11 @@
-import { normalizeKey, withKeys } from '../db/keys.js';
-import { defineResource } from '../http/crud.js';
-import { Duracion, Id, LongText, Title } from '../http/fields.js';
-import { missingCategoria } from './references.js';
+import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { defineResource } from './define.js';
+import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
+import { missingCategoria } from './categorias.js';
 
 export const peliculas = defineResource({
+  name: 'peliculas',
   table: 'peliculas',
-  path: '/peliculas',
   english: 'movie',
   nouns: {
     the: 'la película',
@@ -24,7 +24,6 @@ export const peliculas = defineResource({
   location: (p) => `/peliculas/${encodeURIComponent(p.titulo)}`,
   uniqueValue: (p) => p.titulo,
   store: (db) => ({
-    list: () => db.selectFrom('peliculas').selectAll().orderBy('id').execute(),
     get: (id) => db.selectFrom('peliculas').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
       db.selectFrom('peliculas').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),

@@ -1,10 +1,12 @@
 import { Type, type TSchema } from 'typebox';
 import { groupBy, rowsWhereIn } from '../db/related.js';
-import type { Db, TipoEvento } from '../db/schema.js';
-import type { CrudResource } from '../http/crud.js';
+import type { Db } from '../db/schema.js';
+import type { TipoEvento } from '../catalogue/fields.js';
+import type { AnyResource } from './define.js';
 import { artistas } from './artistas.js';
 import { categorias } from './categorias.js';
 import { eventosUrbanos } from './eventosUrbanos.js';
+import { itemResources } from './items.js';
 import { obras } from './obras.js';
 import { participaciones } from './participaciones.js';
 import { peliculas } from './peliculas.js';
@@ -22,11 +24,9 @@ export interface Relations {
   embed: Record<string, Relation>;
 }
 
-const items: Record<TipoEvento, CrudResource> = { pelicula: peliculas, obra: obras, eventoUrbano: eventosUrbanos };
-
 /** The item of each participation, whatever its kind: one query per kind present. */
 async function attachEventos(db: Db, participations: Row[], name: string): Promise<void> {
-  for (const [tipo, resource] of Object.entries(items)) {
+  for (const [tipo, resource] of Object.entries(itemResources)) {
     const ofKind = participations.filter((p) => p.tipo_evento === tipo);
     const found = new Map((await rowsWhereIn(db, resource.table, 'id', ofKind.map((p) => p.evento_id))).map((r) => [r.id, r]));
     for (const p of ofKind) p[name] = found.get(p.evento_id);
@@ -39,13 +39,13 @@ async function attachArtistas(db: Db, participations: Row[], name: string): Prom
 }
 
 const evento: Relation = {
-  schema: Type.Union([peliculas.item, obras.item, eventosUrbanos.item]),
+  schema: Type.Union([peliculas.schemas.item, obras.schemas.item, eventosUrbanos.schemas.item]),
   attach: attachEventos,
 };
-const artista: Relation = { schema: artistas.item, attach: attachArtistas };
+const artista: Relation = { schema: artistas.schemas.item, attach: attachArtistas };
 
 const categoria: Relation = {
-  schema: categorias.item,
+  schema: categorias.schemas.item,
   async attach(db, rows, name) {
     const found = new Map((await rowsWhereIn(db, 'categorias', 'id', rows.map((r) => r.categoria_id))).map((c) => [c.id, c]));
     for (const row of rows) row[name] = found.get(row.categoria_id);
@@ -55,7 +55,7 @@ const categoria: Relation = {
 /** "Who took part in this?": an item's participations, each with its artist. */
 function participantsOf(tipo: TipoEvento): Relation {
   return {
-    schema: Type.Array(Type.Object({ ...participaciones.item.properties, artista: artista.schema })),
+    schema: Type.Array(Type.Object({ ...participaciones.schemas.item.properties, artista: artista.schema })),
     async attach(db, rows, name) {
       const all = await rowsWhereIn(db, 'participaciones', 'evento_id', rows.map((r) => r.id), { also: { tipo_evento: tipo } });
       await attachArtistas(db, all, 'artista');
@@ -67,7 +67,7 @@ function participantsOf(tipo: TipoEvento): Relation {
 
 /** An artist's career: their participations, each with its movie, work or event. */
 const career: Relation = {
-  schema: Type.Array(Type.Object({ ...participaciones.item.properties, evento: evento.schema })),
+  schema: Type.Array(Type.Object({ ...participaciones.schemas.item.properties, evento: evento.schema })),
   async attach(db, rows, name) {
     const all = await rowsWhereIn(db, 'participaciones', 'artistas_dni', rows.map((r) => r.dni));
     await attachEventos(db, all, 'evento');
@@ -77,7 +77,7 @@ const career: Relation = {
 };
 
 const none = {};
-const relations = new Map<CrudResource, Relations>([
+const relations = new Map<AnyResource, Relations>([
   [peliculas, { expand: { categoria }, embed: { participaciones: participantsOf('pelicula') } }],
   [obras, { expand: { categoria }, embed: { participaciones: participantsOf('obra') } }],
   [eventosUrbanos, { expand: { categoria }, embed: { participaciones: participantsOf('eventoUrbano') } }],
@@ -87,6 +87,6 @@ const relations = new Map<CrudResource, Relations>([
 ]);
 
 /** What `_expand` and `_embed` can attach to a resource's records. */
-export function relationsOf(resource: CrudResource): Relations {
+export function relationsOf(resource: AnyResource): Relations {
   return relations.get(resource) ?? { expand: none, embed: none };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Migrator, sql } from 'kysely';
 import { openDatabase } from '../../src/db/connect.js';
-import { normalizeKey } from '../../src/db/keys.js';
+import { normalizeKey } from '../../src/catalogue/keys.js';
 import { migrateToLatest, migrationNames } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/schema.js';
 import { freshStore, type TestStore } from '../stores.js';

@@ -3,9 +3,10 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/connect.js';
 import { violationOf, type Violation } from '../../src/db/errors.js';
-import { withKeys } from '../../src/db/keys.js';
+import { withKeys } from '../../src/catalogue/keys.js';
 import { migrateToLatest, migrationNames } from '../../src/db/migrate.js';
-import type { Db, TipoEvento } from '../../src/db/schema.js';
+import type { TipoEvento } from '../../src/catalogue/fields.js';
+import type { Db } from '../../src/db/schema.js';
 import { backend, freshStore, type TestStore } from '../stores.js';
 
 /** Asserts the store refused the write, for the given integrity rule. */

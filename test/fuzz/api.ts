@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { CrudResource } from '../../src/http/crud.js';
+import type { AnyResource } from '../../src/resources/define.js';
 import { resources } from '../../src/resources/index.js';
 import { relationsOf } from '../../src/resources/relations.js';
 
@@ -23,7 +23,7 @@ export interface Field {
 }
 
 export interface ResourceSpec {
-  resource: CrudResource;
+  resource: AnyResource;
   path: string;
   /** The path parameter of PUT, PATCH and DELETE `{path}/{key}`. */
   key: Field;
@@ -86,7 +86,7 @@ export async function describeApi(app: FastifyInstance): Promise<Api> {
   };
 
   const specs = resources.map((resource): ResourceSpec => {
-    const { path, item } = resource;
+    const { path, schemas: { item } } = resource;
     const property = (name: string) => {
       const schema = item.properties[name];
       if (!schema) throw new Error(`${path}: ${name} is not a field`);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { etagOf } from '../../src/http/conditional.js';
+import { etagOf } from '../../src/cache/etag.js';
 import type { Api, Field, ResourceSpec } from './api.js';
 import { deletionOrder, REFERENCES, type Catalogue, type Json } from './model.js';
 

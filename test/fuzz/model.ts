@@ -1,5 +1,5 @@
-import { canonicalFecha } from '../../src/db/fecha.js';
-import { normalizeKey } from '../../src/db/keys.js';
+import { canonicalFecha } from '../../src/catalogue/fecha.js';
+import { normalizeKey } from '../../src/catalogue/keys.js';
 import type { Field, ResourceSpec } from './api.js';
 
 /**

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Versions } from '../../src/db/versions.js';
-import { answerCache } from '../../src/http/answerCache.js';
+import type { Versions } from '../../src/cache/versions.js';
+import { answerCache } from '../../src/cache/answers.js';
 
 /** A table version the test moves by hand. */
 function fakeVersions() {
   let version = 1;
-  const versions: Versions = { of: async () => version, wrote: () => {}, inMemory: true };
+  const versions: Versions = { of: async () => version, inMemory: true };
   return { versions, bump: () => version++ };
 }
 

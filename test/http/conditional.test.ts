@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, FastifyRequest, LightMyRequestResponse } from 'fastify';
-import { checkIfMatch, etagOf } from '../../src/http/conditional.js';
-import { messages } from '../../src/http/messages.js';
-import { HttpError } from '../../src/http/errors.js';
+import { ifMatch } from '../../src/api/conditional.js';
+import { etagOf } from '../../src/cache/etag.js';
+import { Refusal } from '../../src/catalogue/refusal.js';
+import { messages } from '../../src/catalogue/messages.js';
 import { buildTestApp, createCategoria, createPelicula, peliculaBody, send, type Json } from '../helpers.js';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
@@ -168,13 +169,14 @@ describe('etagOf', () => {
   });
 });
 
-describe('checkIfMatch', () => {
+describe('ifMatch', () => {
   const record = JSON.stringify({ id: 4, titulo: 'Roma', sipnosis: 'Una historia.', duracion: 135, categoria_id: 1 });
   const current = etagOf(record);
   const requestWith = (ifMatch?: string) =>
     ({ headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } }) as unknown as FastifyRequest;
   const refused = (error: unknown) =>
-    error instanceof HttpError && error.statusCode === 412 && error.details === messages.preconditionFailed;
+    error instanceof Refusal && error.kind === 'changed' && error.details === messages.preconditionFailed;
+  const checkIfMatch = (request: FastifyRequest, current: string | undefined) => ifMatch(request)?.(current);
 
   it('when If-Match names the current tag, then the write may go on', () => {
     checkIfMatch(requestWith(current), record);

@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { etagOf } from '../../src/http/conditional.js';
-import { LIST_CACHE_MAX_BYTES } from '../../src/http/fullList.js';
-import { messages } from '../../src/http/messages.js';
+import { etagOf } from '../../src/cache/etag.js';
+import { LIST_CACHE_MAX_BYTES } from '../../src/cache/fullList.js';
+import { messages } from '../../src/catalogue/messages.js';
 import { peliculas } from '../../src/resources/peliculas.js';
 import {
   artistaBody, assertError, withApp, categoriaBody, createArtista, createCategoria, createEventoUrbano, createObra,

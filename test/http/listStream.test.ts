@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { LIST_CACHE_MAX_BYTES } from '../../src/http/fullList.js';
+import { LIST_CACHE_MAX_BYTES } from '../../src/cache/fullList.js';
 import { buildTestApp, createCategoria, send } from '../helpers.js';
 import { backend } from '../stores.js';
 

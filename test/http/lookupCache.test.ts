@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { etagOf } from '../../src/http/conditional.js';
+import { etagOf } from '../../src/cache/etag.js';
 import {
   artistaBody, withApp, categoriaBody, createArtista, createCategoria, createPelicula, eventoUrbanoBody,
   obraBody, peliculaBody, send, unique, type Json,

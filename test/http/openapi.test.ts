@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { routeDocs } from '../../src/http/openapi.js';
+import { routeDocs } from '../../src/api/openapi.js';
 import { buildTestApp, send, type Json } from '../helpers.js';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { METRICS_TOKEN_REQUIRED } from '../../src/http/metrics.js';
+import { METRICS_TOKEN_REQUIRED } from '../../src/ops/metrics.js';
 import { assertError, buildTestApp, createPelicula, DELETE_TIMESTAMP, type Json } from '../helpers.js';
 
 const get = (app: FastifyInstance, url: string, headers: InjectOptions['headers'] = {}) => app.inject({ method: 'GET', url, headers });

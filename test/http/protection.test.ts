@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import { SHED_RETRY_AFTER_SECONDS } from '../../src/http/protection.js';
+import { SHED_RETRY_AFTER_SECONDS } from '../../src/ops/protection.js';
 import { assertError, buildTestApp, categoriaBody, type Categoria } from '../helpers.js';
 import { backend } from '../stores.js';
 

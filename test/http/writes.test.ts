@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { etagOf } from '../../src/http/conditional.js';
+import { etagOf } from '../../src/cache/etag.js';
 import {
   assertError, buildTestApp, createArtista, createCategoria, createEventoUrbano, createObra, createParticipacion,
   createPelicula, peliculaBody, send, unique, type Json,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { etagOf } from '../../src/http/conditional.js';
+import { etagOf } from '../../src/cache/etag.js';
 import { npmStart, type Service } from '../service.js';
 import { freshStore, type TestStore } from '../stores.js';
 

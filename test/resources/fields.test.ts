@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { canonicalFecha } from '../../src/db/fecha.js';
+import { canonicalFecha } from '../../src/catalogue/fecha.js';
 import {
   artistaBody,
   assertError,

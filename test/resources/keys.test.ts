@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { normalizeKey } from '../../src/db/keys.js';
+import { normalizeKey } from '../../src/catalogue/keys.js';
 import {
   artistaBody,
   assertError,

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { normalizeKey } from '../keys.js';
+import { normalizeKey } from '../../catalogue/keys.js';
 
 // Every text field gets a `<field>_clave` column: its normalized form (keys.ts), computed by the
 // service on every write. Filters, search and sorting on text compare these, so SQLite and

@@ -3,8 +3,8 @@ import rateLimit from '@fastify/rate-limit';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { errorBody, HttpError, type ErrorBody } from './errors.js';
-import { messages } from './messages.js';
+import { errorBody, HttpError, type ErrorBody } from '../api/errors.js';
+import { messages } from '../catalogue/messages.js';
 import { securityHeaders } from './securityHeaders.js';
 
 /** Seconds a shed client is asked to wait: the load is measured once a second, and needs time to fall. */

@@ -1,10 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
+import { errorBodyOf } from '../api/errors.js';
+import { messages } from '../catalogue/messages.js';
 import type { Config } from '../config.js';
-import type { ErrorBody } from './errors.js';
-import { messages } from './messages.js';
-import { localDateTimeMillis } from './time.js';
 
 /**
  * The HTTP server's limits on slow and oversized clients, as Fastify options (README,
@@ -48,15 +47,7 @@ function answerClientError(app: FastifyInstance, error: ConnectionError, socket:
   // Never write into an answer that has begun.
   if (socket.writable && !socket._httpMessage?.headersSent) {
     const path = pathOf(socket, error);
-    const body: ErrorBody = {
-      type: 'error',
-      code: String(status),
-      details,
-      location: `uri=${path}`,
-      moreInfo: messages.moreInfo.unread(path),
-      timestamp: localDateTimeMillis(),
-    };
-    const json = JSON.stringify(body);
+    const json = JSON.stringify(errorBodyOf(path, status, details, messages.moreInfo.unread(path)));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,

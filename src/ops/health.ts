@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.js';
-import { ErrorBody, HttpError } from './errors.js';
-import { messages } from './messages.js';
+import { ErrorBody, HttpError } from '../api/errors.js';
+import { messages } from '../catalogue/messages.js';
 
 const Ok = Type.Object({ status: Type.Literal('ok') });
 

@@ -1,6 +1,6 @@
 import type { Database } from '../db/schema.js';
-import type { Versions } from '../db/versions.js';
-import { etagOf } from './conditional.js';
+import { etagOf } from './etag.js';
+import type { Versions } from './versions.js';
 
 export interface CachedAnswer {
   body: Buffer;

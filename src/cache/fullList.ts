@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
 import { allRows } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
-import type { Versions } from '../db/versions.js';
-import { etagOf } from './conditional.js';
+import { etagOf } from './etag.js';
+import type { Versions } from './versions.js';
+
+/** A whole-table list: its bytes and their ETag, or, too large to hold, a stream of them. */
+export type FullList = { body: Buffer; etag: string } | { stream: Readable };
 
 /**
  * Lists up to this size are answered whole and kept until their table changes; larger ones stream.
@@ -25,18 +27,17 @@ export function fullList(db: Db, versions: Versions, table: keyof Database, key:
   // reading the table (32 concurrent misses on PostgreSQL took seconds to answer the first).
   let reading: { version: number; done: Promise<void> } | undefined;
 
-  return async function answer(reply: FastifyReply) {
+  return async function answer(): Promise<FullList> {
     // The version is read before the rows: a write in between leaves a cache that the next read refreshes.
     const version = await versions.of(table);
-    reply.type('application/json; charset=utf-8');
     if (reading?.version === version) await reading.done;
-    if (cached?.version === version) return reply.header('etag', cached.etag).send(cached.body);
+    if (cached?.version === version) return cached;
 
     let finish = () => {};
     const mine = { version, done: new Promise<void>((resolve) => (finish = resolve)) };
     reading = mine;
     try {
-      return await read(reply, version);
+      return await read(version);
     } finally {
       // Waiters then find the list cached, or (too large to keep, or failed) read it themselves.
       if (reading === mine) reading = undefined;
@@ -44,7 +45,7 @@ export function fullList(db: Db, versions: Versions, table: keyof Database, key:
     }
   };
 
-  async function read(reply: FastifyReply, version: number) {
+  async function read(version: number): Promise<FullList> {
     const pages = allRows(db, table, key);
     const chunks: Buffer[] = [];
     let pending = '[';
@@ -64,12 +65,12 @@ export function fullList(db: Db, versions: Versions, table: keyof Database, key:
       take(page.value);
       if (pending.length < CHUNK) continue;
       chunks.push(flush());
-      if (size > LIST_CACHE_MAX_BYTES) return reply.send(Readable.from(rest()));
+      if (size > LIST_CACHE_MAX_BYTES) return { stream: Readable.from(rest()) };
     }
     pending += ']';
     const body = Buffer.concat([...chunks, flush()]);
     cached = { version, body, etag: etagOf(body) };
-    return reply.header('etag', cached.etag).send(body);
+    return cached;
 
     /** What was read so far, then the remaining pages as they are read. */
     async function* rest() {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { ErrorBody, HttpError } from './errors.js';
+import { ErrorBody, HttpError } from '../api/errors.js';
 
 // Belongs in messages.ts with every other Spanish sentence; kept here until that table's owner moves it.
 export const METRICS_TOKEN_REQUIRED = 'Se requiere un token válido para ver las métricas.';

@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { messages, type Nouns, type Operation } from '../catalogue/messages.js';
+import { Refusal, type RefusalKind } from '../catalogue/refusal.js';
+import { validationProblems } from '../catalogue/validation.js';
 import { isStoreUnavailable } from '../db/errors.js';
-import { messages, type Nouns, type Operation } from './messages.js';
 import { localDateTimeMillis } from './time.js';
-import { validationSentences } from './validation.js';
 
 /** The spec's error body, answered on every non-2xx status. */
 export const ErrorBody = Type.Object(
@@ -20,7 +21,7 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-/** A refusal with a known status and Spanish sentence, thrown by routes and stores alike. */
+/** A refusal with a known status and Spanish sentence, thrown by the HTTP layer. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -30,13 +31,11 @@ export class HttpError extends Error {
   }
 }
 export const badRequest = (details: string) => new HttpError(400, details);
-export const notFound = (details: string) => new HttpError(404, details);
 
-/** What a route tells the error handler about itself, to word moreInfo (see crud.ts). */
-export interface RouteMeta {
-  nouns?: Nouns;
-  operation?: Operation;
-}
+/** The status each kind of catalogue refusal answers. */
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, changed: 412 };
+
+/** What a route tells the error handler about itself, to word moreInfo (see crudRoutes.ts). */
 declare module 'fastify' {
   interface FastifyContextConfig {
     nouns?: Nouns;
@@ -52,14 +51,12 @@ export function requestPath(request: FastifyRequest): string {
 
 export function errorBody(request: FastifyRequest, status: number, details: string): ErrorBody {
   const path = requestPath(request);
-  return {
-    type: 'error',
-    code: String(status),
-    details,
-    location: `uri=${path}`,
-    moreInfo: moreInfo(request, status, path),
-    timestamp: localDateTimeMillis(),
-  };
+  return errorBodyOf(path, status, details, moreInfo(request, status, path));
+}
+
+/** The error body itself: every refusal the service answers is built here. */
+export function errorBodyOf(path: string, status: number, details: string, moreInfo: string): ErrorBody {
+  return { type: 'error', code: String(status), details, location: `uri=${path}`, moreInfo, timestamp: localDateTimeMillis() };
 }
 
 function moreInfo(request: FastifyRequest, status: number, path: string): string {
@@ -90,9 +87,10 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 
 function describe(error: FastifyError, request: FastifyRequest): { status: number; details: string } {
   if (error instanceof HttpError) return { status: error.statusCode, details: error.details };
+  if (error instanceof Refusal) return { status: REFUSAL_STATUS[error.kind], details: error.details };
   if (error.validation) {
-    const sentences = validationSentences(error.validation as never, error.validationContext ?? 'body');
-    return { status: 400, details: sentences.join(' ') || messages.badRequest };
+    const problems = validationProblems(error.validation as never, error.validationContext ?? 'body');
+    return { status: 400, details: problems.map((p) => p.sentence).join(' ') || messages.badRequest };
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

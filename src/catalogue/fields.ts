@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { TIPOS_EVENTO } from '../db/schema.js';
 
 /**
  * The field types every resource is built from. Each carries its contract rule once; the
@@ -33,7 +32,10 @@ export const LongText = Type.String({ minLength: 1, maxLength: 5000, pattern: ST
 /** Minutes. */
 export const Duracion = Type.Integer({ minimum: 1, maximum: 100000 });
 
-/** See db/fecha.ts: accepted as a date or date-time, answered as canonical UTC. */
+/** See fecha.ts: accepted as a date or date-time, answered as canonical UTC. */
 export const Fecha = Type.String({ format: 'fecha', examples: ['2025-10-10T00:00:00.000+00:00'] });
 
+/** The kinds of item a participation can name. */
+export const TIPOS_EVENTO = ['pelicula', 'obra', 'eventoUrbano'] as const;
+export type TipoEvento = (typeof TIPOS_EVENTO)[number];
 export const TipoEvento = Type.Enum(TIPOS_EVENTO);

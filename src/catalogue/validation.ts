@@ -1,10 +1,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { FastifySchemaCompiler } from 'fastify';
-import { canonicalFecha, isCanonicalFecha } from '../db/fecha.js';
+import { canonicalFecha, isCanonicalFecha } from './fecha.js';
 import { messages } from './messages.js';
+import { Refusal, type Problem } from './refusal.js';
 
 /**
- * Request validation by the contract's rules, derived from each route's TypeBox schema.
+ * Validation by the contract's rules, derived from a TypeBox schema: the HTTP routes' bodies,
+ * paths and queries, and every record the command line imports, alike.
  *
  * Fastify's default Ajv coerces `true` and `null` into numbers and stops at the first error.
  * Here nothing is coerced by Ajv; before it runs, each declared property is normalized by its
@@ -19,7 +20,7 @@ const others = new Ajv(options);
 // After normalization a real date is in canonical form; anything else was not a real date.
 for (const ajv of [bodies, others]) ajv.addFormat('fecha', isCanonicalFecha);
 
-type JsonSchema = { type?: string; format?: string; properties?: Record<string, JsonSchema> };
+export type JsonSchema = { type?: string; format?: string; properties?: Record<string, JsonSchema> };
 type Normalize = (value: unknown) => unknown;
 
 const DIGITS = /^[0-9]+$/;
@@ -43,8 +44,15 @@ function normalizerFor(schema: JsonSchema): (data: unknown) => void {
   };
 }
 
-export const validatorCompiler: FastifySchemaCompiler<JsonSchema> = ({ schema, httpPart }) => {
-  const validate: ValidateFunction = (httpPart === 'body' ? bodies : others).compile(schema);
+/** Where a value came from: a body (or an imported record) drops unknown fields; the others keep them. */
+export type Part = 'body' | 'params' | 'querystring' | 'headers' | string;
+
+/**
+ * A validator that normalizes `data` in place, then checks it, keeping Ajv's errors on `.errors`
+ * (the shape Fastify's validator compiler returns).
+ */
+export function compileValidator(schema: JsonSchema, part: Part = 'body') {
+  const validate: ValidateFunction = (part === 'body' ? bodies : others).compile(schema);
   const normalize = normalizerFor(schema);
   const check = (data: unknown) => {
     normalize(data);
@@ -54,23 +62,47 @@ export const validatorCompiler: FastifySchemaCompiler<JsonSchema> = ({ schema, h
   };
   check.errors = null as ValidateFunction['errors'];
   return check;
-};
-
-/** One Spanish sentence per problem, naming the field (or path parameter). */
-export function validationSentences(errors: ErrorObject[], part: string): string[] {
-  const sentences = errors.flatMap((error) => {
-    const sentence = sentenceFor(error, part);
-    return sentence ? [sentence] : [];
-  });
-  return [...new Set(sentences)];
 }
 
-function sentenceFor(error: ErrorObject, part: string): string | undefined {
+const validators = new WeakMap<object, ReturnType<typeof compileValidator>>();
+
+/**
+ * `data` normalized and checked against `schema` as a body is: the value to store, or a Refusal
+ * listing every problem. Compiled once per schema.
+ */
+export function validated<T>(schema: object, data: unknown): T {
+  let check = validators.get(schema);
+  if (!check) validators.set(schema, (check = compileValidator(schema as JsonSchema)));
+  if (check(data)) return data as T;
+  const problems = validationProblems(check.errors ?? [], 'body');
+  throw new Refusal('invalid', problems.map((p) => p.sentence).join(' ') || messages.badRequest, problems);
+}
+
+/** One Spanish sentence per problem, naming the field (or path parameter). */
+export function validationProblems(errors: ErrorObject[], part: Part): Problem[] {
+  const seen = new Set<string>();
+  return errors.flatMap((error) => {
+    const problem = problemOf(error, part);
+    if (!problem || seen.has(problem.sentence)) return [];
+    seen.add(problem.sentence);
+    return [problem];
+  });
+}
+
+function problemOf(error: ErrorObject, part: Part): Problem | undefined {
+  const field = fieldOf(error);
+  const sentence = sentenceFor(error, part, field);
+  return sentence === undefined ? undefined : { field, sentence };
+}
+
+function fieldOf(error: ErrorObject): string | undefined {
+  return error.keyword === 'required'
+    ? (error.params as { missingProperty: string }).missingProperty
+    : error.instancePath.split('/')[1];
+}
+
+function sentenceFor(error: ErrorObject, part: Part, field: string | undefined): string | undefined {
   const v = messages.validation;
-  const field =
-    error.keyword === 'required'
-      ? (error.params as { missingProperty: string }).missingProperty
-      : error.instancePath.split('/')[1];
   if (field === undefined) return part === 'body' ? v.bodyNotObject : v.invalid(part);
   const what = v.subject(part, field);
   const schema = (error.parentSchema ?? {}) as { minimum?: number; maximum?: number; maxLength?: number; enum?: unknown[]; type?: string };

@@ -1,7 +1,8 @@
-import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from './errors.js';
-import { messages } from './messages.js';
+import { etagOf } from '../cache/etag.js';
+import { messages } from '../catalogue/messages.js';
+import { Refusal } from '../catalogue/refusal.js';
+import type { Precondition } from '../resources/writes.js';
 
 /** An entity-tag of a conditional header: its opaque-tag (quotes included) and whether it is weak. */
 interface EntityTag {
@@ -11,11 +12,6 @@ interface EntityTag {
 
 // RFC 9110 §8.8.3: entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc may include commas.
 const ENTITY_TAG = /(W\/)?("[^"]*")/g;
-
-/** A strong ETag of the exact bytes answered: `"` + base64url(SHA-1) + `"`. */
-export function etagOf(serialized: string | Buffer): string {
-  return `"${hash('sha1', serialized, 'base64url')}"`;
-}
 
 /** `*`, or the entity-tags listed; malformed entries are ignored. */
 function parseTags(header: string): '*' | EntityTag[] {
@@ -66,14 +62,16 @@ function notModified(reply: FastifyReply): void {
  * For writes: when the request has If-Match, the record as GET serializes it must still match
  * (strong comparison; `*` matches any existing record), or the write is refused with 412.
  */
-export function checkIfMatch(request: FastifyRequest, currentSerialized: string | undefined): void {
+export function ifMatch(request: FastifyRequest): Precondition | undefined {
   const header = request.headers['if-match'];
-  if (header === undefined) return;
+  if (header === undefined) return undefined;
   const tags = parseTags(header);
-  if (currentSerialized !== undefined) {
-    if (tags === '*') return;
-    const etag = etagOf(currentSerialized);
-    if (tags.some((tag) => !tag.weak && tag.opaque === etag)) return;
-  }
-  throw new HttpError(412, messages.preconditionFailed);
+  return (current) => {
+    if (current !== undefined) {
+      if (tags === '*') return;
+      const etag = etagOf(current);
+      if (tags.some((tag) => !tag.weak && tag.opaque === etag)) return;
+    }
+    throw new Refusal('changed', messages.preconditionFailed);
+  };
 }

@@ -1,10 +1,10 @@
 import { Type, type TObject, type TSchema } from 'typebox';
-import { canonicalFecha } from '../db/fecha.js';
-import { normalizeKey } from '../db/keys.js';
+import { canonicalFecha } from '../catalogue/fecha.js';
+import { STORABLE_TEXT } from '../catalogue/fields.js';
+import { normalizeKey } from '../catalogue/keys.js';
+import { messages } from '../catalogue/messages.js';
 import type { Condition, FieldKind, ListQuery, Window } from '../db/listing.js';
 import { badRequest } from './errors.js';
-import { STORABLE_TEXT } from './fields.js';
-import { messages } from './messages.js';
 
 /**
  * The json-server 0.17 query dialect on lists: pages, filters, search, sort and relations.
@@ -19,21 +19,6 @@ const WINDOW_PARAMS = ['_page', '_limit', '_start', '_end', 'limit', 'offset'];
 const OTHER_PARAMS = ['_sort', '_order', 'q', '_expand', '_embed'];
 // Text no field can hold cannot be compared with one either (PostgreSQL refuses U+0000 outright).
 const STORABLE = new RegExp(STORABLE_TEXT, 'u');
-
-/** Each field's kind, read off the record's schema. */
-export function fieldKinds(item: TObject): Record<string, FieldKind> {
-  return Object.fromEntries(
-    Object.entries(item.properties).map(([name, schema]) => {
-      const s = schema as { type?: string; format?: string; enum?: string[]; minimum?: number; maximum?: number };
-      const kind: FieldKind =
-        s.enum ? { type: 'enum', values: s.enum } :
-        s.type === 'integer' ? { type: 'integer', minimum: s.minimum ?? -Number.MAX_SAFE_INTEGER, maximum: s.maximum ?? Number.MAX_SAFE_INTEGER } :
-        s.format === 'fecha' ? { type: 'fecha' } :
-        { type: 'text' };
-      return [name, kind];
-    }),
-  );
-}
 
 /** Whether the request uses any parameter of the dialect (so the answer carries its headers). */
 export function usesListQuery(raw: RawQuery, kinds: Record<string, FieldKind>): boolean {
@@ -158,34 +143,6 @@ export function parseRelations(param: string, raw: RawQuery, allowed: readonly s
     if (!allowed.includes(name)) throw badRequest(messages.query.relation(param, name, allowed));
   }
   return [...new Set(names)];
-}
-
-/** RFC 8288 `Link` header for a windowed answer, keeping every other parameter of the request. */
-export function linkHeader(path: string, raw: RawQuery, window: Window, total: number): string {
-  const lastOffset = total === 0 ? 0 : Math.floor((total - 1) / window.limit) * window.limit;
-  const pages: [string, number][] = [['first', 0]];
-  if (window.offset > 0) pages.push(['prev', Math.max(0, window.offset - window.limit)]);
-  if (window.offset + window.limit < total) pages.push(['next', window.offset + window.limit]);
-  pages.push(['last', lastOffset]);
-  return pages.map(([rel, offset]) => `<${pageUrl(path, raw, window, offset)}>; rel="${rel}"`).join(', ');
-}
-
-function pageUrl(path: string, raw: RawQuery, window: Window, offset: number): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(raw)) {
-    for (const v of [value ?? []].flat()) params.append(name, v);
-  }
-  const set = (name: string, value: number) => params.set(name, String(value));
-  if (window.style === 'page') {
-    set('_page', offset / window.limit + 1);
-    set('_limit', window.limit);
-  } else if (window.style === 'start') {
-    set('_start', offset);
-    if (params.has('_end')) set('_end', offset + window.limit);
-  } else {
-    set('offset', offset);
-  }
-  return `${path}?${params.toString()}`;
 }
 
 /**

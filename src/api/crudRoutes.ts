@@ -1,0 +1,128 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { answerCache, type CachedAnswer } from '../cache/answers.js';
+import { fullList } from '../cache/fullList.js';
+import type { Versions } from '../cache/versions.js';
+import { messages } from '../catalogue/messages.js';
+import { notFound } from '../catalogue/refusal.js';
+import { listRows, type ListQuery } from '../db/listing.js';
+import type { Db } from '../db/schema.js';
+import type { AnyResource } from '../resources/define.js';
+import type { Relations } from '../resources/relations.js';
+import { createRecord, found, patchRecord, removeRecord, replaceRecord } from '../resources/writes.js';
+import { ifMatch } from './conditional.js';
+import { requestPath } from './errors.js';
+import { linkHeader } from './link.js';
+import { parseListQuery, parseRelations, usesListQuery, type RawQuery } from './listQuery.js';
+import { relationNames, routeSchemas } from './schemas.js';
+import { localDateTime } from './time.js';
+
+/** Lookups and pages answered from memory per resource, while its table is unchanged (a lookup is about 1 kB). */
+const ANSWER_CACHE_LIMITS = { entries: 10_000, bytes: 16 * 1024 * 1024 };
+type Row = Record<string, unknown>;
+
+/**
+ * The interface's five routes of one resource, written once for all six: statuses, headers and
+ * bodies. What a record may be and how it is stored are the catalogue's (resources/writes.ts);
+ * answers that depend on one table are served from the caches while it is unchanged.
+ */
+export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, relations: Relations, versions: Versions): void {
+  const { nouns, table, key, lookup } = resource;
+  const schema = routeSchemas(resource, relations);
+  const names = relationNames(relations);
+  const route = (operation: 'read' | 'create' | 'update' | 'remove') => ({ nouns, operation });
+  const wholeTable = fullList(db, versions, table, key.name, resource.representation);
+  // Lookups and pages with no relations attached depend on this table alone.
+  const answers = versions.inMemory ? answerCache(versions, table, ANSWER_CACHE_LIMITS) : undefined;
+
+  async function attach(rows: Row[], query: Pick<ListQuery, 'expand' | 'embed'>) {
+    for (const name of query.expand) await relations.expand[name]?.attach(db, rows, name);
+    for (const name of query.embed) await relations.embed[name]?.attach(db, rows, name);
+  }
+  const cacheFor = (query: Pick<ListQuery, 'expand' | 'embed'>) => (query.expand.length === 0 && query.embed.length === 0 ? answers : undefined);
+
+  async function page(raw: RawQuery, query: ListQuery) {
+    const { rows, total } = await listRows(db, { table, key: key.name, kinds: resource.kinds }, query);
+    const headers: Record<string, string> = { 'x-total-count': String(total) };
+    if (query.window) headers.link = linkHeader(resource.path, raw, query.window, total);
+    return { rows: rows as Row[], headers };
+  }
+
+  app.get(schema.paths.list, { schema: schema.list, config: route('read') }, async (request, reply) => {
+    const raw = request.query as RawQuery;
+    // Without list parameters, the interface's own answer: the whole table.
+    if (!usesListQuery(raw, resource.kinds)) {
+      const list = await wholeTable();
+      reply.type('application/json; charset=utf-8');
+      return 'stream' in list ? reply.send(list.stream) : reply.header('etag', list.etag).send(list.body);
+    }
+    const query = parseListQuery(raw, resource.kinds, names);
+    // Keyed by the URL as sent: the Link header repeats its parameters.
+    const cached = await cacheFor(query)?.(request.url, async () => {
+      const { rows, headers } = await page(raw, query);
+      return { body: `[${rows.map(resource.representation).join(',')}]`, headers };
+    });
+    if (cached) return sendCached(reply, cached);
+    const { rows, headers } = await page(raw, query);
+    await attach(rows, query);
+    return reply.headers(headers).send(rows);
+  });
+
+  app.get(schema.paths.byLookup, { schema: schema.lookup, config: route('read') }, async (request, reply) => {
+    const value = paramOf<string | number>(request, lookup.param);
+    const raw = request.query as RawQuery;
+    const wanted = { expand: parseRelations('_expand', raw, names.expand), embed: parseRelations('_embed', raw, names.embed) };
+    const missing = () => notFound(messages.notFoundByLookup(nouns, value));
+    const cache = cacheFor(wanted);
+    if (cache) {
+      const answer = await cache(`${lookup.param}/${String(value)}`, async () => {
+        const record = await resource.store(db).find(value as never);
+        return record && { body: resource.representation(record) };
+      });
+      if (!answer) throw missing();
+      return sendCached(reply, answer);
+    }
+    const record = await resource.store(db).find(value as never);
+    if (!record) throw missing();
+    await attach([record], wanted);
+    return record;
+  });
+
+  app.post(schema.paths.list, { schema: schema.create, config: route('create') }, async (request, reply) => {
+    // Ajv has validated the body against schemas.create.
+    const created = await createRecord(db, resource, request.body as Row);
+    return reply.code(201).header('location', resource.location(created)).send(created);
+  });
+
+  app.put(schema.paths.one, { schema: schema.update, config: route('update') }, async (request) => {
+    const id = paramOf<number>(request, key.name);
+    // Ajv has validated the body against schemas.update.
+    return found(resource, id, await replaceRecord(db, resource, id, request.body as Row, ifMatch(request)));
+  });
+
+  app.patch(schema.paths.one, { schema: schema.patch, config: route('update') }, async (request) => {
+    const id = paramOf<number>(request, key.name);
+    // Ajv has validated the body against schemas.patch.
+    return found(resource, id, await patchRecord(db, resource, id, request.body as Row, ifMatch(request)));
+  });
+
+  app.delete(schema.paths.one, { schema: schema.remove, config: route('remove') }, async (request, reply) => {
+    const id = paramOf<number>(request, key.name);
+    if (!(await removeRecord(db, resource, id, ifMatch(request)))) throw notFound(messages.notFoundById(nouns, id));
+    return reply.send({
+      type: 'Success',
+      code: '200',
+      details: messages.deleted(nouns, id),
+      location: requestPath(request),
+      timestamp: localDateTime(),
+    });
+  });
+}
+
+function sendCached(reply: FastifyReply, answer: CachedAnswer) {
+  return reply.type('application/json; charset=utf-8').headers(answer.headers).header('etag', answer.etag).send(answer.body);
+}
+
+function paramOf<T>(request: FastifyRequest, name: string): T {
+  // Ajv has validated (and normalized) the path parameters against the route's schema.
+  return (request.params as Record<string, T>)[name] as T;
+}

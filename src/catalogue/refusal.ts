@@ -1,0 +1,25 @@
+/**
+ * Why the catalogue refused an operation, in words a client can act on. The HTTP layer answers
+ * each kind with its status (400, 404, 412); the command line reports it as a problem of a record.
+ */
+export type RefusalKind = 'invalid' | 'not_found' | 'changed';
+
+export class Refusal extends Error {
+  constructor(
+    readonly kind: RefusalKind,
+    /** The Spanish sentence(s) the client gets. */
+    readonly details: string,
+    /** One entry per problem: the field it names (when it names one) and its sentence. */
+    readonly problems: readonly Problem[] = [{ sentence: details }],
+  ) {
+    super(details);
+  }
+}
+
+export interface Problem {
+  field?: string;
+  sentence: string;
+}
+
+export const invalid = (details: string, field?: string) => new Refusal('invalid', details, [{ field, sentence: details }]);
+export const notFound = (details: string) => new Refusal('not_found', details);

@@ -1,0 +1,132 @@
+import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import type { Nouns } from '../catalogue/messages.js';
+import type { FieldKind } from '../db/listing.js';
+import type { Database, Db } from '../db/schema.js';
+
+/** The explicit queries of one resource; each resource writes its own SQL. */
+export interface Store<Item, Create, Fields, Lookup> {
+  /** The record the interface's lookup path names (`GET /peliculas/{titulo}`). */
+  find(lookup: Lookup): Promise<Item | undefined>;
+  /** The record with this key. */
+  get(key: number): Promise<Item | undefined>;
+  /** Stores a new record; with its key when the record carries one (a restore). */
+  create(input: Create): Promise<Item>;
+  update(key: number, fields: Fields): Promise<Item | undefined>;
+  /** False when there was nothing to delete. */
+  remove(key: number): Promise<boolean>;
+  /** After the store refused a write for a foreign key: a sentence per missing reference. */
+  missingReferences?(fields: Fields): Promise<string[]>;
+  /** After the store refused a delete for a foreign key: why the record is still needed. */
+  stillUsed?(key: number): Promise<string>;
+}
+
+export interface ResourceDefinition<K extends string, F extends TProperties, L extends TSchema, ClientKey extends boolean> {
+  /** The name the interface gives it, exactly as its path spells it: `peliculas`, `Obras`. */
+  name: string;
+  /** The record's English name, for the API description: "movie". */
+  english: string;
+  /** The table its records live in. */
+  table: keyof Database;
+  nouns: Nouns;
+  /** The record's key: its name and type, and whether clients choose it (an artist's dni). */
+  key: { name: K; schema: TSchema; chosenByClient: ClientKey };
+  /** Every other field, each declared once. */
+  fields: F;
+  /** The path parameter of `GET /{name}/{param}`. */
+  lookup: { param: string; schema: L };
+  /** A record as answered, for the API description. */
+  example: Record<K, number> & Static<TObject<F>>;
+  /** The interface's path that reads a stored record back (a 201's Location). */
+  location(item: Record<K, number> & Static<TObject<F>>): string;
+  /** The value the "Ya existe…" sentence names. */
+  uniqueValue(input: Static<TObject<F>> & Partial<Record<K, number>>): unknown;
+  store(db: Db): Store<
+    Record<K, number> & Static<TObject<F>>,
+    // A client-chosen key always comes with the record; a service-assigned one only in a restore.
+    ClientKey extends true ? Record<K, number> & Static<TObject<F>> : Static<TObject<F>> & Partial<Record<K, number>>,
+    Static<TObject<F>>,
+    Static<L>
+  >;
+}
+
+/** A resource: what its file declares, and what follows from it. */
+export interface Resource<
+  K extends string = string,
+  F extends TProperties = TProperties,
+  L extends TSchema = TSchema,
+  ClientKey extends boolean = boolean,
+> extends ResourceDefinition<K, F, L, ClientKey> {
+  /** Base path, exactly as the interface spells it: `/Obras`. */
+  path: string;
+  schemas: {
+    /** A record as answered. */
+    item: TObject;
+    /** A new record as sent: with its key when clients choose it. */
+    create: TObject;
+    /** A whole record replacing another (PUT): the key may repeat the path's. */
+    update: TObject;
+    /** Some fields (PATCH). */
+    patch: TObject;
+    /** A record as imported: its key may come with it (a restore). */
+    restore: TObject;
+  };
+  /** The fields besides the key, in the interface's order. */
+  fieldNames: string[];
+  /** Each field's kind, for filters and sorting. */
+  kinds: Record<string, FieldKind>;
+  /** The record exactly as the API answers it: its ETag and every export are computed from this. */
+  representation(record: Record<string, unknown>): string;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * A resource as the code that serves all six alike sees it (the HTTP routes, the writes, the
+ * command line): records are plain rows there, validated against the resource's own schemas.
+ */
+export interface AnyResource extends Omit<Resource, 'key' | 'example' | 'location' | 'uniqueValue' | 'store'> {
+  key: { name: string; schema: TSchema; chosenByClient: boolean };
+  example: Row;
+  location(item: Row): string;
+  uniqueValue(input: Row): unknown;
+  store(db: Db): Store<Row, Row, Row, never>;
+}
+
+/** Derives the schemas, kinds and representation of a resource from its definition. */
+export function defineResource<K extends string, F extends TProperties, L extends TSchema, ClientKey extends boolean>(
+  def: ResourceDefinition<K, F, L, ClientKey>,
+): Resource<K, F, L, ClientKey> {
+  const { key } = def;
+  const item = Type.Object({ [key.name]: key.schema, ...def.fields }, { examples: [def.example] });
+  const update = Type.Object({ ...def.fields, [key.name]: Type.Optional(key.schema) });
+  const names = Object.keys(item.properties);
+  return {
+    ...def,
+    path: `/${def.name}`,
+    schemas: {
+      item,
+      create: key.chosenByClient ? item : Type.Object(def.fields),
+      update,
+      patch: Type.Partial(update),
+      restore: key.chosenByClient ? item : update,
+    },
+    fieldNames: Object.keys(def.fields),
+    kinds: fieldKinds(item),
+    representation: (record) => JSON.stringify(Object.fromEntries(names.map((name) => [name, record[name]]))),
+  };
+}
+
+/** Each field's kind, read off the record's schema. */
+function fieldKinds(item: TObject): Record<string, FieldKind> {
+  return Object.fromEntries(
+    Object.entries(item.properties).map(([name, schema]) => {
+      const s = schema as { type?: string; format?: string; enum?: string[]; minimum?: number; maximum?: number };
+      const kind: FieldKind =
+        s.enum ? { type: 'enum', values: s.enum } :
+        s.type === 'integer' ? { type: 'integer', minimum: s.minimum ?? -Number.MAX_SAFE_INTEGER, maximum: s.maximum ?? Number.MAX_SAFE_INTEGER } :
+        s.format === 'fecha' ? { type: 'fecha' } :
+        { type: 'text' };
+      return [name, kind];
+    }),
+  );
+}
