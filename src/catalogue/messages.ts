@@ -33,6 +33,10 @@ export const messages = {
     `${n.deleted[0]} con el id: ${id}. fue ${n.deleted[1]} correctamente.`,
   missingReference: (n: Nouns, value: unknown) => `No existe ${n.the} con ${n.idBy}: ${value}.`,
   brokenReference: 'El registro hace referencia a otro que no existe.',
+  /** An import naming a record by its lookup value (`"categoria": "Drama"`) that no record has. */
+  missingByLookup: (n: Nouns, value: unknown) => `No existe ${n.the} con ${n.lookupBy}: ${value}.`,
+  /** An import restoring a record under an id another record holds. */
+  idTaken: (n: Nouns, id: unknown) => `Ya existe ${n.a} con id: ${id}, por favor, intente con otro distinto`,
   keyMismatch: (field: string, body: unknown, path: unknown) =>
     `El campo '${field}' (${body}) no coincide con el de la ruta (${path}).`,
   categoryInUse: (id: unknown, uses: number) =>

@@ -64,3 +64,12 @@ export function versionFunction(dialect: DialectName) {
              begin update versiones set version = version + 1 where tabla = TG_TABLE_NAME; return null; end $$`]
     : [];
 }
+
+/**
+ * After rows were stored with keys of their own (a restore), new rows must not be handed those
+ * keys. SQLite's AUTOINCREMENT moves past them by itself; a PostgreSQL identity does not.
+ */
+export async function moveSequencePastKeys(db: Db, table: string, key: string): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql`select setval(pg_get_serial_sequence(${table}, ${key}), greatest(coalesce((select max(${sql.ref(key)}) from ${sql.table(table)}), 0), 1), (select count(*) > 0 from ${sql.table(table)}))`.execute(db);
+}

@@ -19,6 +19,9 @@ const migrations: Record<string, Migration> = {
 /** Every migration, oldest first. */
 export const migrationNames = Object.keys(migrations).sort();
 
+/** Where Kysely's Migrator finds them. */
+export const migrationProvider = { getMigrations: async () => migrations };
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const sqlite = sqliteOf(db)?.handle;
   if (!sqlite) return migrate(db);
@@ -38,7 +41,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 }
 
 async function migrate(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw error;
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);

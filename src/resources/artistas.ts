@@ -21,7 +21,7 @@ export const artistas = defineResource({
   lookup: { param: 'dni', schema: Dni },
   example: { dni: 20111222, nombre: 'Alfonso', apellido: 'Cuarón', tipo: 'director', descripcion: 'Director mexicano nacido en 1961.' },
   location: (a) => `/artistas/${a.dni}`,
-  uniqueValue: (a) => a.dni,
+  unique: ['dni'],
   store: (db) => ({
     get: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
     find: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),

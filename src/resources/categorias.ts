@@ -1,5 +1,4 @@
 import { normalizeKey, withKeys } from '../catalogue/keys.js';
-import type { Db } from '../db/schema.js';
 import { defineResource } from './define.js';
 import { Id, Title } from '../catalogue/fields.js';
 import { messages } from '../catalogue/messages.js';
@@ -22,7 +21,7 @@ export const categorias = defineResource({
   lookup: { param: 'nombre', schema: Title },
   example: { id: 1, nombre: 'Drama' },
   location: (c) => `/categorias/${encodeURIComponent(c.nombre)}`,
-  uniqueValue: (c) => c.nombre,
+  unique: ['nombre'],
   store: (db) => ({
     get: (id) => db.selectFrom('categorias').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (nombre) =>
@@ -44,8 +43,3 @@ export const categorias = defineResource({
   }),
 });
 
-/** After a foreign-key refusal of a movie, work or event: is its category the missing one? */
-export async function missingCategoria(db: Db, id: number): Promise<string[]> {
-  const found = await db.selectFrom('categorias').select('id').where('id', '=', id).executeTakeFirst();
-  return found ? [] : [messages.missingReference(categorias.nouns, id)];
-}

@@ -14,10 +14,16 @@ export interface Store<Item, Create, Fields, Lookup> {
   update(key: number, fields: Fields): Promise<Item | undefined>;
   /** False when there was nothing to delete. */
   remove(key: number): Promise<boolean>;
-  /** After the store refused a write for a foreign key: a sentence per missing reference. */
-  missingReferences?(fields: Fields): Promise<string[]>;
   /** After the store refused a delete for a foreign key: why the record is still needed. */
   stillUsed?(key: number): Promise<string>;
+}
+
+/** A field that names a record of another resource. */
+export interface Reference {
+  /** The resource it names a record of (a participation's tipo_evento says which, for evento_id). */
+  to(record: Record<string, unknown>): AnyResource | undefined;
+  /** The field an import may name that record by instead, with its lookup value (`"categoria": "Drama"`). */
+  byLookup?: string;
 }
 
 export interface ResourceDefinition<K extends string, F extends TProperties, L extends TSchema, ClientKey extends boolean> {
@@ -38,8 +44,10 @@ export interface ResourceDefinition<K extends string, F extends TProperties, L e
   example: Record<K, number> & Static<TObject<F>>;
   /** The interface's path that reads a stored record back (a 201's Location). */
   location(item: Record<K, number> & Static<TObject<F>>): string;
-  /** The value the "Ya existe…" sentence names. */
-  uniqueValue(input: Static<TObject<F>> & Partial<Record<K, number>>): unknown;
+  /** Fields that name records of other resources (the store holds them to it by foreign keys). */
+  references?: Record<string, Reference>;
+  /** The fields no two records may share all of (titles and names compared by their normalized key). */
+  unique: readonly NoInfer<K | (keyof F & string)>[];
   store(db: Db): Store<
     Record<K, number> & Static<TObject<F>>,
     // A client-chosen key always comes with the record; a service-assigned one only in a restore.
@@ -76,6 +84,8 @@ export interface Resource<
   kinds: Record<string, FieldKind>;
   /** The record exactly as the API answers it: its ETag and every export are computed from this. */
   representation(record: Record<string, unknown>): string;
+  /** What the "Ya existe…" sentence names: the unique fields' values. */
+  uniqueValue(record: Record<string, unknown>): string;
 }
 
 type Row = Record<string, unknown>;
@@ -84,11 +94,11 @@ type Row = Record<string, unknown>;
  * A resource as the code that serves all six alike sees it (the HTTP routes, the writes, the
  * command line): records are plain rows there, validated against the resource's own schemas.
  */
-export interface AnyResource extends Omit<Resource, 'key' | 'example' | 'location' | 'uniqueValue' | 'store'> {
+export interface AnyResource extends Omit<Resource, 'key' | 'example' | 'location' | 'unique' | 'store'> {
   key: { name: string; schema: TSchema; chosenByClient: boolean };
   example: Row;
+  unique: readonly string[];
   location(item: Row): string;
-  uniqueValue(input: Row): unknown;
   store(db: Db): Store<Row, Row, Row, never>;
 }
 
@@ -113,6 +123,7 @@ export function defineResource<K extends string, F extends TProperties, L extend
     fieldNames: Object.keys(def.fields),
     kinds: fieldKinds(item),
     representation: (record) => JSON.stringify(Object.fromEntries(names.map((name) => [name, record[name]]))),
+    uniqueValue: (record) => def.unique.map((field) => String(record[field])).join(', '),
   };
 }
 

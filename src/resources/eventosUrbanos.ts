@@ -1,7 +1,7 @@
 import { normalizeKey, withKeys } from '../catalogue/keys.js';
 import { defineResource } from './define.js';
 import { Fecha, Id, LongText, ShortText, Title } from '../catalogue/fields.js';
-import { missingCategoria } from './categorias.js';
+import { categorias } from './categorias.js';
 
 export const eventosUrbanos = defineResource({
   name: 'eventosUrbanos',
@@ -21,7 +21,8 @@ export const eventosUrbanos = defineResource({
   lookup: { param: 'titulo', schema: Title },
   example: { id: 2, titulo: 'Milonga en la Plaza Dorrego', descripcion: 'Milonga al aire libre con orquesta típica.', fecha: '2026-09-20T00:00:00.000+00:00', lugar: 'Plaza Dorrego, San Telmo, Buenos Aires', categoria_id: 8 },
   location: (e) => `/eventosUrbanos/${encodeURIComponent(e.titulo)}`,
-  uniqueValue: (e) => e.titulo,
+  references: { categoria_id: { to: () => categorias, byLookup: 'categoria' } },
+  unique: ['titulo'],
   store: (db) => ({
     get: (id) => db.selectFrom('eventos_urbanos').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
@@ -32,6 +33,5 @@ export const eventosUrbanos = defineResource({
       db.updateTable('eventos_urbanos').set(withKeys(e, 'titulo', 'descripcion', 'lugar')).where('id', '=', id).returningAll().executeTakeFirst(),
     // Participations in the event go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('eventos_urbanos').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
-    missingReferences: (e) => missingCategoria(db, e.categoria_id),
   }),
 });

@@ -1,7 +1,7 @@
 import { normalizeKey, withKeys } from '../catalogue/keys.js';
 import { defineResource } from './define.js';
 import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
-import { missingCategoria } from './categorias.js';
+import { categorias } from './categorias.js';
 
 export const obras = defineResource({
   name: 'Obras',
@@ -21,7 +21,8 @@ export const obras = defineResource({
   lookup: { param: 'titulo', schema: Title },
   example: { id: 1, titulo: 'La Celestina', descripcion: 'Tragicomedia de Calisto y Melibea de Fernando de Rojas.', duracion: 120, categoria_id: 5 },
   location: (o) => `/Obras/${encodeURIComponent(o.titulo)}`,
-  uniqueValue: (o) => o.titulo,
+  references: { categoria_id: { to: () => categorias, byLookup: 'categoria' } },
+  unique: ['titulo'],
   store: (db) => ({
     get: (id) => db.selectFrom('obras').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
@@ -32,6 +33,5 @@ export const obras = defineResource({
       db.updateTable('obras').set(withKeys(o, 'titulo', 'descripcion')).where('id', '=', id).returningAll().executeTakeFirst(),
     // Participations in the work go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('obras').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
-    missingReferences: (o) => missingCategoria(db, o.categoria_id),
   }),
 });

@@ -1,6 +1,4 @@
 import { Dni, Id, TipoEvento, type TipoEvento as Tipo } from '../catalogue/fields.js';
-import { messages } from '../catalogue/messages.js';
-import type { Db } from '../db/schema.js';
 import { artistas } from './artistas.js';
 import { defineResource } from './define.js';
 import { itemResources as items } from './items.js';
@@ -24,7 +22,11 @@ export const participaciones = defineResource({
   lookup: { param: 'tipo_evento', schema: TipoEvento },
   example: { id: 1, artistas_dni: 20111222, tipo_evento: 'pelicula', evento_id: 1 },
   location: (p) => `/participaciones?id=${p.id}`,
-  uniqueValue: (p) => `${p.artistas_dni}, ${p.tipo_evento}, ${p.evento_id}`,
+  references: {
+    artistas_dni: { to: () => artistas },
+    evento_id: { to: (p) => items[p.tipo_evento as Tipo], byLookup: 'evento' },
+  },
+  unique: ['artistas_dni', 'tipo_evento', 'evento_id'],
   store: (db) => ({
     get: (id) => db.selectFrom('participaciones').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (tipo) =>
@@ -32,18 +34,6 @@ export const participaciones = defineResource({
     create: (p) => db.insertInto('participaciones').values(p).returningAll().executeTakeFirstOrThrow(),
     update: (id, p) => db.updateTable('participaciones').set(p).where('id', '=', id).returningAll().executeTakeFirst(),
     remove: async (id) => (await db.deleteFrom('participaciones').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
-    missingReferences: async (p) => [
-      ...((await artistExists(db, p.artistas_dni)) ? [] : [messages.missingReference(artistas.nouns, p.artistas_dni)]),
-      ...((await itemExists(db, p.tipo_evento, p.evento_id)) ? [] : [messages.missingReference(items[p.tipo_evento].nouns, p.evento_id)]),
-    ],
   }),
 });
 
-async function artistExists(db: Db, dni: number): Promise<boolean> {
-  return (await db.selectFrom('artistas').select('dni').where('dni', '=', dni).executeTakeFirst()) !== undefined;
-}
-
-async function itemExists(db: Db, tipo: Tipo, id: number): Promise<boolean> {
-  const { table } = items[tipo];
-  return (await db.selectFrom(table as 'peliculas' | 'obras' | 'eventos_urbanos').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-}

@@ -1,7 +1,7 @@
 import { normalizeKey, withKeys } from '../catalogue/keys.js';
 import { defineResource } from './define.js';
 import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
-import { missingCategoria } from './categorias.js';
+import { categorias } from './categorias.js';
 
 export const peliculas = defineResource({
   name: 'peliculas',
@@ -22,7 +22,8 @@ export const peliculas = defineResource({
   lookup: { param: 'titulo', schema: Title },
   example: { id: 1, titulo: 'Roma', sipnosis: 'Ciudad de México, 1970: la vida de Cleo, empleada doméstica de una familia de clase media.', duracion: 135, categoria_id: 1 },
   location: (p) => `/peliculas/${encodeURIComponent(p.titulo)}`,
-  uniqueValue: (p) => p.titulo,
+  references: { categoria_id: { to: () => categorias, byLookup: 'categoria' } },
+  unique: ['titulo'],
   store: (db) => ({
     get: (id) => db.selectFrom('peliculas').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
@@ -33,6 +34,5 @@ export const peliculas = defineResource({
       db.updateTable('peliculas').set(withKeys(p, 'titulo', 'sipnosis')).where('id', '=', id).returningAll().executeTakeFirst(),
     // Participations in the movie go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('peliculas').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
-    missingReferences: (p) => missingCategoria(db, p.categoria_id),
   }),
 });

@@ -102,7 +102,7 @@ async function guarded<T>(
         throw invalid(messages.duplicate(resource.nouns, resource.uniqueValue(body())));
       case 'foreign_key': {
         // Asked outside the failed write: on PostgreSQL its transaction can run nothing more.
-        const missing = (await resource.store(db).missingReferences?.(body()).catch(() => [])) ?? [];
+        const missing = await missingReferences(db, resource, body()).catch(() => []);
         throw invalid(missing.join(' ') || messages.brokenReference);
       }
       case 'check':
@@ -111,6 +111,17 @@ async function guarded<T>(
         throw error;
     }
   }
+}
+
+/** A sentence for each record the body names that does not exist. */
+export async function missingReferences(db: Db, resource: AnyResource, body: Row): Promise<string[]> {
+  const missing: string[] = [];
+  for (const [field, reference] of Object.entries(resource.references ?? {})) {
+    const target = reference.to(body);
+    const value = body[field];
+    if (target && typeof value === 'number' && !(await target.store(db).get(value))) missing.push(messages.missingReference(target.nouns, value));
+  }
+  return missing;
 }
 
 /** The body without its key, which must name the same record as the path (or be absent). */

@@ -1,4 +1,4 @@
-// Demo catalogue loaded by `npm run seed`. Every entry goes through the service's own HTTP routes.
+// The demo catalogue `cartelera seed` loads: records as an import takes them, naming categories and items by their name or title.
 export interface SeedPelicula { titulo: string; sipnosis: string; duracion: number; categoria: string }
 export interface SeedObra { titulo: string; descripcion: string; duracion: number; categoria: string }
 export interface SeedEventoUrbano { titulo: string; descripcion: string; fecha: string; lugar: string; categoria: string }

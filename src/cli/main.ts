@@ -1,0 +1,228 @@
+#!/usr/bin/env node
+import { createWriteStream, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { Command, CommanderError, Option } from 'commander';
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import type { Db } from '../db/schema.js';
+import { artistas, categorias, eventosUrbanos, obras, participaciones, peliculas, resources } from '../resources/index.js';
+import { backupStore } from '../transfer/backup.js';
+import { checkStore, migrationStates } from '../transfer/check.js';
+import { copyCatalogue } from '../transfer/copy.js';
+import { exportCatalogue, type ExportFormat } from '../transfer/export.js';
+import { importCatalogue, type ImportResult, type OnConflict } from '../transfer/import.js';
+import { readImport, UnreadableInput, type Incoming } from '../transfer/readers.js';
+import * as demo from './demo.js';
+import { withProgress } from './progress.js';
+
+/**
+ * `cartelera`: the service and the catalogue's data from the command line. The store is the one
+ * DATABASE_URL names, as for the service. Exit codes: 0 done, 1 the data had problems (nothing
+ * stored), 2 wrong usage. Messages go to stderr, in English; the catalogue's own sentences (a
+ * record's problems) are the API's Spanish ones.
+ */
+class Failure extends Error {
+  constructor(message: string, readonly exitCode: 1 | 2) {
+    super(message);
+  }
+}
+
+const program = new Command('cartelera')
+  .description('The cartelera catalogue service, and its data: export, import, backup, copy, check, migrate.')
+  .showHelpAfterError()
+  .exitOverride();
+
+program
+  .command('serve')
+  .description('start the service (as npm start does): PORT, HOST, DATABASE_URL… as in the README')
+  .action(async () => {
+    await import('../server.js');
+  });
+
+program
+  .command('seed')
+  .description('load the demo catalogue; records already there are left as they are')
+  .action(() => withStore(async (db) => {
+    await migrateToLatest(db);
+    report('seed', await importCatalogue(db, demoRecords(), { onConflict: 'skip', dryRun: false }));
+  }));
+
+program
+  .command('export')
+  .description('write the whole catalogue: one JSON document (default), NDJSON, or a folder of CSV files')
+  .option('--out <file>', 'where to write (a folder for csv); standard output when absent')
+  .addOption(new Option('--format <format>', 'json, ndjson or csv').choices(['json', 'ndjson', 'csv']).default('json'))
+  .action((options: { out?: string; format: ExportFormat }) => withStore(async (db) => {
+    await requireMigrated(db);
+    const { out: path, format } = options;
+    if (format === 'csv' && !path) throw new Failure('export --format csv writes a folder: name it with --out', 2);
+    const total = await recordCount(db);
+    await withProgress('export', total, 'records', async (advance) => {
+      if (format === 'csv' && path) return exportCatalogue(db, 'csv', { folder: path }, advance);
+      const out = path ? createWriteStream(path) : process.stdout;
+      await exportCatalogue(db, format, { out }, advance);
+      if (out !== process.stdout) {
+        out.end();
+        await once(out, 'close');
+      }
+    });
+  }));
+
+program
+  .command('import')
+  .description('store the records of export files (JSON, NDJSON) or CSV files named after their resource, all or nothing')
+  .argument('<files...>', 'files, or folders of CSV files')
+  .option('--dry-run', 'check every record and report, storing nothing', false)
+  .addOption(new Option('--on-conflict <what>', 'a title, name or dni already stored: error, skip or update').choices(['error', 'skip', 'update']).default('error'))
+  .action((files: string[], options: { dryRun: boolean; onConflict: OnConflict }) => withStore(async (db) => {
+    await migrateToLatest(db);
+    const bytes = files.reduce((sum, f) => sum + sizeOf(f), 0);
+    const result = await withProgress('import', bytes, 'bytes', (advance) => {
+      let read = 0;
+      return importCatalogue(db, readImport(files, (n) => advance((read += n))), options);
+    });
+    report(options.dryRun ? 'import (dry run, nothing stored)' : 'import', result);
+  }));
+
+program
+  .command('backup')
+  .description('a consistent copy of a SQLite store, made while the service goes on serving')
+  .argument('<file>', 'the new file')
+  .action((file: string) => withStore(async (db) => {
+    await withProgress('backup', 1, 'pages', (advance) => backupStore(db, file, advance));
+    console.error(`backup: ${file} written; serve it with DATABASE_URL=sqlite:${file}`);
+  }));
+
+program
+  .command('copy')
+  .description('copy the whole catalogue to another store (SQLite to PostgreSQL, or back), ids kept')
+  .requiredOption('--to <url>', 'the target store, a DATABASE_URL')
+  .option('--replace', 'empty a target that holds records first', false)
+  .action((options: { to: string; replace: boolean }) => withStore(async (source) => {
+    await requireMigrated(source);
+    const target = open(options.to);
+    try {
+      await migrateToLatest(target);
+      const total = await recordCount(source);
+      const sums = await withProgress('copy', total, 'records', (advance) => copyCatalogue(source, target, options, advance));
+      for (const { name } of resources) {
+        const [from, to] = [sums.source[name], sums.target[name]];
+        if (from?.count !== to?.count || from?.sha256 !== to?.sha256) throw new Failure(`copy: ${name} differs between source and target after the copy`, 1);
+        console.error(`copy: ${name} ${to?.count ?? 0} records, sha256 ${to?.sha256 ?? ''}`);
+      }
+      console.error('copy: done; every table matches its source');
+    } finally {
+      await target.destroy();
+    }
+  }));
+
+program
+  .command('check')
+  .description("the store's migrations, records per resource, and an integrity check")
+  .action(() => withStore(async (db) => {
+    const { migrations, counts, problems } = await checkStore(db);
+    const applied = migrations.filter((m) => m.appliedAt).at(-1)?.name ?? 'none';
+    console.log(`migration: ${applied} (${migrations.filter((m) => m.appliedAt).length} of ${migrations.length} applied)`);
+    for (const [name, count] of Object.entries(counts)) console.log(`${name}: ${count}`);
+    for (const problem of problems) console.log(`problem: ${problem}`);
+    if (problems.length > 0) throw new Failure(`check: ${problems.length} problem${problems.length === 1 ? '' : 's'}`, 1);
+    console.log('integrity: ok');
+  }));
+
+program
+  .command('migrate')
+  .description('apply the migrations the store lacks, and exit')
+  .option('--status', 'list every migration and whether it is applied; change nothing', false)
+  .action((options: { status: boolean }) => withStore(async (db) => {
+    if (options.status) {
+      for (const m of await migrationStates(db)) console.log(`${m.name}  ${m.appliedAt ? `applied ${m.appliedAt.toISOString()}` : 'pending'}`);
+      return;
+    }
+    const applied = await migrateToLatest(db);
+    console.error(applied.length > 0 ? `migrate: applied ${applied.join(', ')}` : 'migrate: nothing to apply');
+  }));
+
+function open(url: string): Db {
+  try {
+    return openDatabase(url);
+  } catch (error) {
+    throw new Failure(error instanceof Error ? error.message : String(error), 2);
+  }
+}
+
+async function withStore(work: (db: Db) => Promise<void>): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    throw new Failure(error instanceof Error ? error.message : String(error), 2);
+  }
+  const db = open(config.DATABASE_URL);
+  try {
+    await work(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function requireMigrated(db: Db): Promise<void> {
+  const pending = (await migrationStates(db)).filter((m) => !m.appliedAt);
+  if (pending.length > 0) throw new Failure(`the store lacks ${pending.length} migration(s); run cartelera migrate (or start the service) first`, 1);
+}
+
+async function recordCount(db: Db): Promise<number> {
+  const { countRows } = await import('../db/bulk.js');
+  let total = 0;
+  for (const r of resources) total += await countRows(db, r.table);
+  return total;
+}
+
+function sizeOf(path: string): number {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? stat.size : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The import's problems, one a line on stderr (exit 1), or what it stored. */
+function report(label: string, result: ImportResult): void {
+  for (const p of result.problems) {
+    const where = `${p.place.file}${p.place.line !== undefined ? `:${p.place.line}` : p.place.index !== undefined ? ` [${p.place.index}]` : ''}`;
+    console.error(`${where}: ${[p.resource, p.field].filter(Boolean).join('.')}${p.resource || p.field ? ': ' : ''}${p.sentence}`);
+  }
+  if (result.problems.length > 0) {
+    throw new Failure(`${label}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}; nothing stored`, 1);
+  }
+  const lines = Object.entries(result.counts).map(([name, c]) => `${name}: ${c.created} new, ${c.updated} updated, ${c.skipped} already there`);
+  console.error(`${label}: ${lines.join('; ') || 'no records'}`);
+}
+
+async function* demoRecords(): AsyncGenerator<Incoming> {
+  const place = (index: number) => ({ file: 'demo', index });
+  let i = 0;
+  for (const nombre of demo.categorias) yield { resource: categorias, record: { nombre }, place: place(i++) };
+  for (const record of demo.peliculas) yield { resource: peliculas, record: { ...record }, place: place(i++) };
+  for (const record of demo.obras) yield { resource: obras, record: { ...record }, place: place(i++) };
+  for (const record of demo.eventosUrbanos) yield { resource: eventosUrbanos, record: { ...record }, place: place(i++) };
+  for (const record of demo.artistas) yield { resource: artistas, record: { ...record }, place: place(i++) };
+  for (const { dni, tipo_evento, titulo } of demo.participaciones) {
+    yield { resource: participaciones, record: { artistas_dni: dni, tipo_evento, evento: titulo }, place: place(i++) };
+  }
+}
+
+// A reader that stops early (`| head`) is not a failure of the export.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+  console.error(`cartelera: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(error instanceof Failure ? error.exitCode : error instanceof UnreadableInput ? 2 : 1);
+}

@@ -1,0 +1,71 @@
+import { Migrator, sql } from 'kysely';
+import { normalizeKey } from '../catalogue/keys.js';
+import { countRows } from '../db/bulk.js';
+import { sqliteOf } from '../db/connect.js';
+import { migrationProvider } from '../db/migrate.js';
+import { allRows } from '../db/listing.js';
+import type { Db } from '../db/schema.js';
+import { resources } from '../resources/index.js';
+import { inSnapshot } from './snapshot.js';
+
+export interface MigrationState {
+  name: string;
+  /** When it was applied; undefined while pending. */
+  appliedAt?: Date;
+}
+
+/** Every migration the code knows, oldest first, and whether the store has it. */
+export async function migrationStates(db: Db): Promise<MigrationState[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  return (await migrator.getMigrations()).map((m) => ({ name: m.name, appliedAt: m.executedAt }));
+}
+
+export interface CheckReport {
+  migrations: MigrationState[];
+  counts: Record<string, number>;
+  /** One sentence per problem found; none when the store is sound. */
+  problems: string[];
+}
+
+/** At most this many rows of one kind of problem are named; the rest are counted. */
+const NAMED = 5;
+
+/**
+ * The store's health: its migrations, its records per resource, and an integrity check (SQLite's
+ * own integrity and foreign-key checks; on PostgreSQL, that every constraint is validated; on
+ * both, that every normalized key column still matches its text).
+ */
+export async function checkStore(db: Db): Promise<CheckReport> {
+  const migrations = await migrationStates(db);
+  const problems = migrations.filter((m) => !m.appliedAt).map((m) => `migration ${m.name} is not applied (cartelera migrate applies it)`);
+  if (problems.length > 0) return { migrations, counts: {}, problems };
+  return inSnapshot(db, async (trx) => {
+    const counts: Record<string, number> = {};
+    for (const resource of resources) counts[resource.name] = await countRows(trx, resource.table);
+    const sqlite = sqliteOf(db)?.handle;
+    if (sqlite) {
+      const integrity = sqlite.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
+      problems.push(...integrity.filter((r) => r.integrity_check !== 'ok').map((r) => `SQLite integrity check: ${r.integrity_check}`));
+      const orphans = sqlite.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+      problems.push(...orphans.slice(0, NAMED).map((o) => `${o.table} row ${o.rowid} names a missing ${o.parent} record`));
+      if (orphans.length > NAMED) problems.push(`…and ${orphans.length - NAMED} more rows naming missing records`);
+    } else {
+      const { rows } = await sql<{ conname: string }>`select conname from pg_constraint where connamespace = current_schema()::regnamespace and not convalidated`.execute(trx);
+      problems.push(...rows.map((r) => `constraint ${r.conname} is not validated`));
+    }
+    for (const resource of resources) {
+      const wrong: string[] = [];
+      for await (const rows of allRows(trx, resource.table, resource.key.name)) {
+        for (const row of rows) {
+          for (const [field, value] of Object.entries(row)) {
+            const stored = row[`${field}_clave`];
+            if (typeof value === 'string' && stored !== undefined && stored !== normalizeKey(value)) wrong.push(`${resource.name} ${String(row[resource.key.name])}: ${field}_clave does not match ${field}`);
+          }
+        }
+      }
+      problems.push(...wrong.slice(0, NAMED));
+      if (wrong.length > NAMED) problems.push(`…and ${wrong.length - NAMED} more normalized keys of ${resource.name} that do not match their text`);
+    }
+    return { migrations, counts, problems };
+  });
+}

@@ -1,0 +1,75 @@
+import { createHash, type Hash } from 'node:crypto';
+import { moveSequencePastKeys } from '../db/dialect.js';
+import { countRows, insertRows } from '../db/bulk.js';
+import { allRows } from '../db/listing.js';
+import type { Db } from '../db/schema.js';
+import type { AnyResource } from '../resources/define.js';
+import { resources } from '../resources/index.js';
+import { inSnapshot } from './snapshot.js';
+
+/** A table's size and a SHA-256 of its records as the API answers them, in key order. */
+export interface TableSum {
+  count: number;
+  sha256: string;
+}
+
+export class TargetNotEmpty extends Error {}
+
+/** Rows a statement of the copy inserts (bounded by SQLite's 32,766 parameters). */
+const BATCH = 500;
+
+/**
+ * Copies the whole catalogue from `source` (one consistent view of it) to `target`, in one
+ * transaction there: ids kept, sequences moved past them. A target holding any record is refused
+ * unless `replace`, which empties it in the same transaction. Answers both sides' sums per resource.
+ */
+export async function copyCatalogue(
+  source: Db, target: Db, options: { replace: boolean }, progress: (copied: number) => void = () => {},
+): Promise<{ source: Record<string, TableSum>; target: Record<string, TableSum> }> {
+  const sums: Record<string, TableSum> = {};
+  let copied = 0;
+  await inSnapshot(source, (src) =>
+    target.transaction().execute(async (dst) => {
+      const held = await Promise.all(resources.map((r) => countRows(dst, r.table)));
+      if (held.some((n) => n > 0)) {
+        if (!options.replace) throw new TargetNotEmpty(`the target holds ${held.reduce((a, b) => a + b, 0)} records; --replace empties it first`);
+        // Those that refer to others first.
+        for (const resource of [...resources].reverse()) await dst.deleteFrom(resource.table).execute();
+      }
+      for (const resource of resources) {
+        const sum = createHash('sha256');
+        let count = 0;
+        for await (const rows of allRows(src, resource.table, resource.key.name, BATCH)) {
+          await insertRows(dst, resource.table, rows);
+          for (const row of rows) add(sum, resource, row);
+          count += rows.length;
+          progress((copied += rows.length));
+        }
+        sums[resource.name] = { count, sha256: sum.digest('hex') };
+        await moveSequencePastKeys(dst, resource.table, resource.key.name);
+      }
+    }),
+  );
+  return { source: sums, target: await tableSums(target) };
+}
+
+/** Every resource's TableSum, from one consistent view of the store. */
+export function tableSums(db: Db): Promise<Record<string, TableSum>> {
+  return inSnapshot(db, async (trx) => {
+    const sums: Record<string, TableSum> = {};
+    for (const resource of resources) {
+      const sum = createHash('sha256');
+      let count = 0;
+      for await (const rows of allRows(trx, resource.table, resource.key.name)) {
+        for (const row of rows) add(sum, resource, row);
+        count += rows.length;
+      }
+      sums[resource.name] = { count, sha256: sum.digest('hex') };
+    }
+    return sums;
+  });
+}
+
+function add(sum: Hash, resource: AnyResource, row: Record<string, unknown>): void {
+  sum.update(resource.representation(row)).update('\n');
+}

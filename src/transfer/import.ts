@@ -1,0 +1,221 @@
+import { messages } from '../catalogue/messages.js';
+import { normalizeKey } from '../catalogue/keys.js';
+import { Refusal, type Problem } from '../catalogue/refusal.js';
+import { validated } from '../catalogue/validation.js';
+import { moveSequencePastKeys } from '../db/dialect.js';
+import { allRows } from '../db/listing.js';
+import type { Db } from '../db/schema.js';
+import type { AnyResource } from '../resources/define.js';
+import { createRecord, replaceRecord } from '../resources/writes.js';
+import type { Incoming, Place } from './readers.js';
+
+export type OnConflict = 'error' | 'skip' | 'update';
+
+export interface ImportOptions {
+  /** What a record whose title, name or dni is already stored does. */
+  onConflict: OnConflict;
+  /** Check everything, store nothing. */
+  dryRun: boolean;
+}
+
+/** One problem of one record: where it is, what it is of, and the sentence the API would answer. */
+export interface ImportProblem extends Problem {
+  place: Place;
+  resource?: string;
+}
+
+export interface ImportResult {
+  problems: ImportProblem[];
+  /** Per resource: records stored anew, stored ones updated, and ones left as they were. */
+  counts: Record<string, { created: number; updated: number; skipped: number }>;
+}
+
+/** The records of one resource known so far: in the store, and in the file. */
+interface Known {
+  /** Unique key (see uniqueKeyOf) → the stored record's key. */
+  byUnique: Map<string, number>;
+  /** Stored keys (ids, dnis). */
+  keys: Set<number>;
+  /** The file's own ids → the stored ids they became. */
+  fromFile: Map<number, number>;
+  /** Unique keys the file has given so far. */
+  inFile: Set<string>;
+  /** Whether a record kept its id (a restore): its sequence must then move past it. */
+  restored: boolean;
+}
+
+/** Stands for the key of a record that a check-only run never stored. */
+const UNSTORED = 0;
+
+/**
+ * Stores the records read, in one transaction: all of them, or, if any has a problem, none.
+ * Every record passes the API's own rules and sentences; every problem is reported, not only
+ * the first. References may name a record of the same import (by the id it has there, or by its
+ * lookup value) or one already stored.
+ */
+export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming>, options: ImportOptions): Promise<ImportResult> {
+  const result: ImportResult = { problems: [], counts: {} };
+  const rollback = new Error('rolled back: the import has problems');
+  try {
+    await db.transaction().execute(async (trx) => {
+      const importer = new Importer(trx, options, result);
+      for await (const item of incoming) {
+        if ('problem' in item) result.problems.push({ place: item.place, sentence: item.problem });
+        else await importer.take(item.resource, item.record, item.place);
+      }
+      if (result.problems.length > 0 || options.dryRun) throw rollback;
+      await importer.finish();
+    });
+  } catch (error) {
+    if (error !== rollback) throw error;
+  }
+  return result;
+}
+
+class Importer {
+  private readonly known = new Map<AnyResource, Known>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: ImportOptions,
+    private readonly result: ImportResult,
+  ) {}
+
+  /** Whether records are still being stored: not in a check-only run, nor after a problem (nothing will be kept). */
+  private get storing() {
+    return !this.options.dryRun && this.result.problems.length === 0;
+  }
+
+  async take(resource: AnyResource, raw: Record<string, unknown>, place: Place): Promise<void> {
+    const problems: Problem[] = [];
+    const { record, unresolved } = await this.resolveLookups(resource, raw, problems);
+    // A reference named by a lookup value that names nothing is reported once, by the name given.
+    const value = this.validated(resource, record, problems, unresolved);
+    if (value && problems.length === 0) await this.resolveIds(resource, value, problems);
+    if (value && problems.length === 0) await this.store(resource, value, problems);
+    for (const problem of problems) this.result.problems.push({ ...problem, place, resource: resource.name });
+  }
+
+  /** The record as the API's own rules make it (trimmed, integers from digits…), or its problems. */
+  private validated(resource: AnyResource, record: Record<string, unknown>, problems: Problem[], unresolved: Set<string>) {
+    try {
+      return validated<Record<string, unknown>>(resource.schemas.restore, record);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      problems.push(...error.problems.filter((p) => p.field === undefined || !unresolved.has(p.field)));
+      return undefined;
+    }
+  }
+
+  /** After every record: ids kept from the file must not be handed out again. */
+  async finish(): Promise<void> {
+    for (const [resource, known] of this.known) {
+      if (known.restored && !resource.key.chosenByClient) await moveSequencePastKeys(this.db, resource.table, resource.key.name);
+    }
+  }
+
+  /** `"categoria": "Drama"` → `"categoria_id": <its id>`, the file's records first, then the store's. */
+  private async resolveLookups(resource: AnyResource, raw: Record<string, unknown>, problems: Problem[]) {
+    const aliases = new Set(Object.values(resource.references ?? {}).map((r) => r.byLookup));
+    const record = Object.fromEntries(Object.entries(raw).filter(([name]) => !aliases.has(name)));
+    const unresolved = new Set<string>();
+    for (const [field, reference] of Object.entries(resource.references ?? {})) {
+      const alias = reference.byLookup;
+      if (alias === undefined || !(alias in raw) || field in record) continue;
+      const value = raw[alias];
+      const target = reference.to(record);
+      if (!target) continue; // validation names the tipo_evento at fault
+      const known = await this.knownOf(target);
+      const key = typeof value === 'string' ? known.byUnique.get(normalizeKey(value)) : undefined;
+      if (key === undefined) {
+        problems.push({ field: alias, sentence: messages.missingByLookup(target.nouns, value) });
+        unresolved.add(field);
+      } else record[field] = key;
+    }
+    return { record, unresolved };
+  }
+
+  /** References by id: to the id a record of this import was stored under, or to a stored record. */
+  private async resolveIds(resource: AnyResource, value: Record<string, unknown>, problems: Problem[]) {
+    for (const [field, reference] of Object.entries(resource.references ?? {})) {
+      const target = reference.to(value);
+      const id = value[field];
+      if (!target || typeof id !== 'number') continue;
+      const known = await this.knownOf(target);
+      const stored = known.fromFile.get(id) ?? (known.keys.has(id) ? id : undefined);
+      if (stored === undefined) problems.push({ field, sentence: messages.missingReference(target.nouns, id) });
+      else value[field] = stored;
+    }
+  }
+
+  private async store(resource: AnyResource, value: Record<string, unknown>, problems: Problem[]) {
+    const known = await this.knownOf(resource);
+    const counts = (this.result.counts[resource.name] ??= { created: 0, updated: 0, skipped: 0 });
+    const keyName = resource.key.name;
+    const fileKey = value[keyName] as number | undefined;
+    const unique = uniqueKeyOf(resource, value);
+    const duplicate = () => problems.push({ field: uniqueField(resource), sentence: messages.duplicate(resource.nouns, resource.uniqueValue(value)) });
+    if (known.inFile.has(unique)) return void duplicate();
+    known.inFile.add(unique);
+
+    const existing = known.byUnique.get(unique);
+    if (existing !== undefined) {
+      if (this.options.onConflict === 'error') return void duplicate();
+      if (fileKey !== undefined) known.fromFile.set(fileKey, existing);
+      if (this.options.onConflict === 'skip') return void counts.skipped++;
+      if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, { ...value, [keyName]: existing }));
+      counts.updated++;
+      return;
+    }
+    if (fileKey !== undefined && known.keys.has(fileKey)) {
+      return void problems.push({ field: keyName, sentence: messages.idTaken(resource.nouns, fileKey) });
+    }
+    const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value)) : undefined;
+    const key = created ? (created[keyName] as number) : (fileKey ?? UNSTORED);
+    if (fileKey !== undefined) {
+      known.fromFile.set(fileKey, key);
+      known.restored = true;
+    }
+    if (key !== UNSTORED) known.keys.add(key);
+    known.byUnique.set(unique, key);
+    counts.created++;
+  }
+
+  /** A write the checks above let through that the store refuses all the same: its sentence. */
+  private async write<T>(problems: Problem[], write: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      problems.push(...error.problems);
+      return undefined;
+    }
+  }
+
+  /** What the store holds of a resource, read once, when the import first needs it. */
+  private async knownOf(resource: AnyResource): Promise<Known> {
+    let known = this.known.get(resource);
+    if (!known) {
+      known = { byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Set(), restored: false };
+      for await (const rows of allRows(this.db, resource.table, resource.key.name)) {
+        for (const row of rows) {
+          const key = row[resource.key.name] as number;
+          known.keys.add(key);
+          known.byUnique.set(uniqueKeyOf(resource, row), key);
+        }
+      }
+      this.known.set(resource, known);
+    }
+    return known;
+  }
+}
+
+/** Records with the same one cannot both be stored: the normalized form of what "Ya existe…" names. */
+function uniqueKeyOf(resource: AnyResource, record: Record<string, unknown>): string {
+  return normalizeKey(resource.uniqueValue(record));
+}
+
+/** The field a duplicate is reported on: the title, name or dni (none for a participation's three). */
+function uniqueField(resource: AnyResource): string | undefined {
+  return resource.unique.length === 1 ? resource.unique[0] : undefined;
+}

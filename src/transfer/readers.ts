@@ -1,0 +1,190 @@
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { parse as parseCsv } from 'csv-parse';
+import Assembler from 'stream-json/assembler.js';
+import { parser } from 'stream-json/parser.js';
+import { exactNumber, firstInexactNumber } from '../catalogue/numbers.js';
+import type { AnyResource } from '../resources/define.js';
+import { resources } from '../resources/index.js';
+import { DOCUMENT } from './export.js';
+
+/** Where a record came from, for the report: the file, and its line or its index in its list. */
+export interface Place {
+  file: string;
+  line?: number;
+  index?: number;
+}
+
+export type Incoming =
+  | { resource: AnyResource; record: Record<string, unknown>; place: Place }
+  /** Something in the file that is no record of any resource. */
+  | { problem: string; place: Place };
+
+/** A file (or folder) the command line was given that cannot be read as an import. */
+export class UnreadableInput extends Error {}
+
+const byName = new Map(resources.map((r) => [r.name.toLowerCase(), r]));
+const resourceNamed = (name: unknown) => (typeof name === 'string' ? byName.get(name.toLowerCase()) : undefined);
+
+/**
+ * The records of the files given, each with its place: a JSON document or NDJSON as `export`
+ * writes them, CSV files named after their resource, or folders of such CSV files. CSV files are
+ * read in the order their resources refer to each other, whatever order they were named in.
+ */
+export async function* readImport(paths: string[], bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming> {
+  const files = paths.flatMap((path) => (statOf(path).isDirectory() ? csvFilesIn(path) : [path]));
+  const csv = files.filter((f) => extname(f).toLowerCase() === '.csv');
+  for (const file of files) {
+    const ext = extname(file).toLowerCase();
+    if (ext === '.json') yield* readDocument(file, bytesRead);
+    else if (ext === '.ndjson' || ext === '.jsonl') yield* readNdjson(file, bytesRead);
+    else if (ext !== '.csv') throw new UnreadableInput(`${file}: not a .json, .ndjson or .csv file`);
+  }
+  const order = (file: string) => resources.indexOf(csvResource(file));
+  for (const file of csv.sort((a, b) => order(a) - order(b))) yield* readCsv(file, csvResource(file), bytesRead);
+}
+
+function statOf(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    throw new UnreadableInput(`${path}: no such file or folder`);
+  }
+}
+
+function csvFilesIn(folder: string): string[] {
+  const found = readdirSync(folder).filter((f) => extname(f).toLowerCase() === '.csv').map((f) => join(folder, f));
+  if (found.length === 0) throw new UnreadableInput(`${folder}: no .csv files in this folder`);
+  return found;
+}
+
+function csvResource(file: string): AnyResource {
+  const resource = resourceNamed(basename(file, extname(file)));
+  if (!resource) throw new UnreadableInput(`${file}: a CSV file is named after its resource (${resources.map((r) => `${r.name}.csv`).join(', ')})`);
+  return resource;
+}
+
+function counted(file: string, bytesRead: (n: number) => void): Readable {
+  const stream = createReadStream(file);
+  stream.on('data', (chunk) => bytesRead(chunk.length));
+  return stream;
+}
+
+/** `{"formato":"cartelera","version":1,…,"peliculas":[…],…}`, read one record at a time. */
+async function* readDocument(file: string, bytesRead: (n: number) => void): AsyncGenerator<Incoming> {
+  // Numbers stay text until exactNumber has judged them: a rounded number must be refused, as the API does.
+  const tokens = counted(file, bytesRead).pipe(parser.asStream({ packValues: true, streamValues: false }));
+  let depth = 0;
+  let key: string | undefined;
+  let list: { resource?: AnyResource; index: number } | undefined;
+  let value: Assembler | undefined;
+  const header: Record<string, unknown> = {};
+  try {
+    for await (const token of tokens as AsyncIterable<parser.Token>) {
+      if (!value) {
+        if (depth === 0) {
+          if (token.name !== 'startObject') throw new UnreadableInput(`${file}: not a cartelera document (an object was expected)`);
+          depth = 1;
+          continue;
+        }
+        if (!list) {
+          if (token.name === 'keyValue') {
+            key = token.value;
+            continue;
+          }
+          if (token.name === 'endObject') {
+            depth = 0;
+            continue;
+          }
+          if (token.name === 'startArray' && key !== undefined && !(key in header)) {
+            const resource = resourceNamed(key);
+            if (resource?.name !== key) yield { problem: `unknown list '${key}' (expected ${resources.map((r) => r.name).join(', ')})`, place: { file } };
+            list = { resource: resource?.name === key ? resource : undefined, index: 0 };
+            continue;
+          }
+        } else if (token.name === 'endArray') {
+          list = undefined;
+          continue;
+        }
+        value = new Assembler({ numberAsString: true });
+      }
+      value.consume(exactly(token));
+      if (!value.done) continue;
+      const done = value.current;
+      value = undefined;
+      if (!list) {
+        if (key !== undefined) header[key] = done;
+        continue;
+      }
+      const place = { file, index: list.index++ };
+      if (!list.resource) continue;
+      yield isRecord(done) ? { resource: list.resource, record: done, place } : { problem: 'not a JSON object', place };
+    }
+  } catch (error) {
+    if (error instanceof UnreadableInput) throw error;
+    throw new UnreadableInput(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (header.formato !== DOCUMENT.formato || header.version !== DOCUMENT.version) {
+    throw new UnreadableInput(`${file}: not a cartelera document of version ${DOCUMENT.version} ("formato":"${DOCUMENT.formato}","version":${DOCUMENT.version})`);
+  }
+}
+
+/**
+ * A number token as its value when that is exact, or as its text, which validation refuses as it
+ * refuses the API's inexact numbers. (With numberAsString, the assembler keeps what it is given.)
+ */
+function exactly(token: parser.Token): parser.Token {
+  if (token.name !== 'numberValue') return token;
+  return { name: 'numberValue', value: (exactNumber(token.value) ?? token.value) as string };
+}
+
+/** One `{"recurso":…,"registro":{…}}` a line; blank lines are skipped. */
+async function* readNdjson(file: string, bytesRead: (n: number) => void): AsyncGenerator<Incoming> {
+  let line = 0;
+  for await (const text of createInterface({ input: counted(file, bytesRead), crlfDelay: Infinity })) {
+    line++;
+    if (text.trim() === '') continue;
+    const place = { file, line };
+    let entry: unknown;
+    try {
+      entry = JSON.parse(text);
+    } catch {
+      yield { problem: 'not valid JSON', place };
+      continue;
+    }
+    const resource = isRecord(entry) ? resourceNamed(entry.recurso) : undefined;
+    if (!isRecord(entry) || !resource || !isRecord(entry.registro)) {
+      yield { problem: `not a {"recurso":…,"registro":{…}} line naming one of ${resources.map((r) => r.name).join(', ')}`, place };
+      continue;
+    }
+    // As the API does: a number the parse rounded is refused, naming its field.
+    const inexact = firstInexactNumber(text);
+    if (inexact?.key !== undefined && inexact.key in entry.registro) entry.registro[inexact.key] = inexact.literal;
+    yield { resource, record: entry.registro, place };
+  }
+}
+
+/**
+ * A spreadsheet's CSV: a header row of field names, then one record a row. A UTF-8 byte-order
+ * mark and `;` separators (as spreadsheets write them where `,` is the decimal comma) are
+ * accepted. Empty cells are absent fields.
+ */
+async function* readCsv(file: string, resource: AnyResource, bytesRead: (n: number) => void): AsyncGenerator<Incoming> {
+  const rows = counted(file, bytesRead).pipe(
+    parseCsv({ bom: true, delimiter: [',', ';'], columns: (header: string[]) => header.map((h) => h.trim()), info: true, skip_empty_lines: true, relax_column_count: true }),
+  );
+  try {
+    for await (const { record, info } of rows as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+      const fields = Object.fromEntries(Object.entries(record).filter(([, cell]) => cell !== ''));
+      yield { resource, record: fields, place: { file, line: info.lines } };
+    }
+  } catch (error) {
+    throw new UnreadableInput(`${file}: not valid CSV (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

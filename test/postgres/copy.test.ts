@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, it } from 'node:test';
+import { freshStore, type TestStore } from '../stores.js';
+import { cartelera, everyList, withoutInstant } from '../cli/cli.js';
+
+const stores: TestStore[] = [];
+after(async () => {
+  for (const store of stores) await store.drop();
+});
+
+it('when a catalogue is copied SQLite → PostgreSQL → SQLite, then every list answers the same, and the ids continue past the copied ones', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cartelera-copy-'));
+  const sqlite = `sqlite:${join(dir, 'origen.sqlite')}`;
+  assert.equal((await cartelera(['seed'], sqlite)).code, 0);
+  const postgres = await freshStore();
+  stores.push(postgres);
+
+  const there = await cartelera(['copy', '--to', postgres.url], sqlite);
+  assert.equal(there.code, 0, there.stderr);
+  assert.match(there.stderr, /copy: peliculas 12 records, sha256 [0-9a-f]{64}/);
+  const back = `sqlite:${join(dir, 'vuelta.sqlite')}`;
+  const again = await cartelera(['copy', '--to', back], postgres.url);
+  assert.equal(again.code, 0, again.stderr);
+
+  const original = await everyList(sqlite);
+  assert.deepEqual(await everyList(postgres.url), original);
+  assert.deepEqual(await everyList(back), original);
+  assert.equal(withoutInstant((await cartelera(['export'], back)).stdout), withoutInstant((await cartelera(['export'], sqlite)).stdout));
+
+  // A new record on the copy gets the next id, not one the copy brought.
+  const nueva = join(dir, 'nueva.ndjson');
+  writeFileSync(nueva, '{"recurso":"categorias","registro":{"nombre":"Nueva"}}\n');
+  assert.equal((await cartelera(['import', nueva], postgres.url)).code, 0);
+  assert.deepEqual((JSON.parse((await everyList(postgres.url))['/categorias'] ?? '[]') as { id: number }[]).at(-1), { id: 10, nombre: 'Nueva' });
+  const refused = await cartelera(['copy', '--to', postgres.url], sqlite);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /holds \d+ records; --replace empties it first/);
+  const replaced = await cartelera(['copy', '--to', postgres.url, '--replace'], sqlite);
+  assert.equal(replaced.code, 0, replaced.stderr);
+  assert.deepEqual(await everyList(postgres.url), original);
+});
+
+it('when asked to back up a PostgreSQL store, then it says to use pg_dump or export, and exits 1', async () => {
+  const postgres = await freshStore();
+  stores.push(postgres);
+  const run = await cartelera(['backup', join(tmpdir(), 'nunca.sqlite')], postgres.url);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /^cartelera: backup copies a SQLite store; on PostgreSQL use pg_dump, or cartelera export\n$/);
+});
