@@ -4,7 +4,7 @@
 // makes its own database on it (test/stores.ts), so runs never see each other's data.
 //
 // Files under test/sqlite/ and test/postgres/ run on that backend only; every other file on both.
-// Arguments narrow the run to some files: `npm test -- test/http/crud.test.ts`.
+// Arguments narrow the run to some files: `npm test -- test/api/crud.test.ts`.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';

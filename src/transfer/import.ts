@@ -42,10 +42,9 @@ interface Known {
   inFile: Set<string>;
   /** Whether a record kept its id (a restore): its sequence must then move past it. */
   restored: boolean;
+  /** The highest key seen: records a check-only run does not store stand in with keys past it. */
+  highest: number;
 }
-
-/** Stands for the key of a record that a check-only run never stored. */
-const UNSTORED = 0;
 
 /**
  * Stores the records read, in one transaction: all of them, or, if any has a problem, none.
@@ -171,12 +170,13 @@ class Importer {
       return void problems.push({ field: keyName, sentence: messages.idTaken(resource.nouns, fileKey) });
     }
     const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value)) : undefined;
-    const key = created ? (created[keyName] as number) : (fileKey ?? UNSTORED);
+    const key = created ? (created[keyName] as number) : (fileKey ?? ++known.highest);
     if (fileKey !== undefined) {
       known.fromFile.set(fileKey, key);
       known.restored = true;
     }
-    if (key !== UNSTORED) known.keys.add(key);
+    known.highest = Math.max(known.highest, key);
+    known.keys.add(key);
     known.byUnique.set(unique, key);
     counts.created++;
   }
@@ -196,11 +196,12 @@ class Importer {
   private async knownOf(resource: AnyResource): Promise<Known> {
     let known = this.known.get(resource);
     if (!known) {
-      known = { byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Set(), restored: false };
+      known = { byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Set(), restored: false, highest: 0 };
       for await (const rows of allRows(this.db, resource.table, resource.key.name)) {
         for (const row of rows) {
           const key = row[resource.key.name] as number;
           known.keys.add(key);
+          known.highest = Math.max(known.highest, key);
           known.byUnique.set(uniqueKeyOf(resource, row), key);
         }
       }

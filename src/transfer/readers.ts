@@ -175,10 +175,13 @@ async function* readCsv(file: string, resource: AnyResource, bytesRead: (n: numb
   const rows = counted(file, bytesRead).pipe(
     parseCsv({ bom: true, delimiter: [',', ';'], columns: (header: string[]) => header.map((h) => h.trim()), info: true, skip_empty_lines: true, relax_column_count: true }),
   );
+  // A record is reported at the line it starts on (a quoted cell may hold line breaks).
+  let ended = 1;
   try {
     for await (const { record, info } of rows as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
       const fields = Object.fromEntries(Object.entries(record).filter(([, cell]) => cell !== ''));
-      yield { resource, record: fields, place: { file, line: info.lines } };
+      yield { resource, record: fields, place: { file, line: ended + 1 } };
+      ended = info.lines;
     }
   } catch (error) {
     throw new UnreadableInput(`${file}: not valid CSV (${error instanceof Error ? error.message : String(error)})`);

@@ -89,11 +89,15 @@ describe(`cartelera export and import (${backend})`, () => {
 
   it('when --dry-run is given, then a sound file is checked and reported, and nothing is stored', async () => {
     const url = await store();
-    const path = file('dry.ndjson', '{"recurso":"categorias","registro":{"nombre":"Solo mirar"}}\n');
+    const path = file('dry.ndjson', [
+      '{"recurso":"categorias","registro":{"nombre":"Solo mirar"}}',
+      '{"recurso":"peliculas","registro":{"titulo":"Vista previa","sipnosis":"Nada más.","duracion":"90","categoria":"solo mirar"}}',
+    ].join('\n'));
     const run = await cartelera(['import', '--dry-run', path], url);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /dry run, nothing stored\): categorias: 1 new/);
+    assert.match(run.stderr, /dry run, nothing stored\): categorias: 1 new, 0 updated, 0 already there; peliculas: 1 new/);
     assert.equal((await everyList(url))['/categorias'], '[]');
+    assert.equal((await everyList(url))['/peliculas'], '[]');
   });
 
   it('when records exist, then --on-conflict skip leaves them and --on-conflict update replaces their fields', async () => {
