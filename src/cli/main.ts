@@ -200,7 +200,11 @@ function report(label: string, result: ImportResult): void {
   console.error(`${label}: ${lines.join('; ') || 'no records'}`);
 }
 
-async function* demoRecords(): AsyncGenerator<Incoming> {
+async function* demoRecords(): AsyncGenerator<Incoming[]> {
+  yield [...demoRecordList()];
+}
+
+function* demoRecordList(): Generator<Incoming> {
   const place = (index: number) => ({ file: 'demo', index });
   let i = 0;
   for (const nombre of demo.categorias) yield { resource: categorias, record: { nombre }, place: place(i++) };

@@ -52,15 +52,17 @@ interface Known {
  * the first. References may name a record of the same import (by the id it has there, or by its
  * lookup value) or one already stored.
  */
-export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming>, options: ImportOptions): Promise<ImportResult> {
+export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming[]>, options: ImportOptions): Promise<ImportResult> {
   const result: ImportResult = { problems: [], counts: {} };
   const rollback = new Error('rolled back: the import has problems');
   try {
     await db.transaction().execute(async (trx) => {
       const importer = new Importer(trx, options, result);
-      for await (const item of incoming) {
-        if ('problem' in item) result.problems.push({ place: item.place, sentence: item.problem });
-        else await importer.take(item.resource, item.record, item.place);
+      for await (const batch of incoming) {
+        for (const item of batch) {
+          if ('problem' in item) result.problems.push({ place: item.place, sentence: item.problem });
+          else await importer.take(item.resource, item.record, item.place);
+        }
       }
       if (result.problems.length > 0 || options.dryRun) throw rollback;
       await importer.finish();
@@ -115,16 +117,17 @@ class Importer {
 
   /** `"categoria": "Drama"` → `"categoria_id": <its id>`, the file's records first, then the store's. */
   private async resolveLookups(resource: AnyResource, raw: Record<string, unknown>, problems: Problem[]) {
-    const aliases = new Set(Object.values(resource.references ?? {}).map((r) => r.byLookup));
-    const record = Object.fromEntries(Object.entries(raw).filter(([name]) => !aliases.has(name)));
     const unresolved = new Set<string>();
+    const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup !== undefined && r.byLookup in raw ? [r.byLookup] : []));
+    if (aliases.length === 0) return { record: raw, unresolved };
+    const record = Object.fromEntries(Object.entries(raw).filter(([name]) => !aliases.includes(name)));
     for (const [field, reference] of Object.entries(resource.references ?? {})) {
       const alias = reference.byLookup;
       if (alias === undefined || !(alias in raw) || field in record) continue;
       const value = raw[alias];
       const target = reference.to(record);
       if (!target) continue; // validation names the tipo_evento at fault
-      const known = await this.knownOf(target);
+      const known = this.known.get(target) ?? (await this.knownOf(target));
       const key = typeof value === 'string' ? known.byUnique.get(normalizeKey(value)) : undefined;
       if (key === undefined) {
         problems.push({ field: alias, sentence: messages.missingByLookup(target.nouns, value) });
@@ -140,7 +143,7 @@ class Importer {
       const target = reference.to(value);
       const id = value[field];
       if (!target || typeof id !== 'number') continue;
-      const known = await this.knownOf(target);
+      const known = this.known.get(target) ?? (await this.knownOf(target));
       const stored = known.fromFile.get(id) ?? (known.keys.has(id) ? id : undefined);
       if (stored === undefined) problems.push({ field, sentence: messages.missingReference(target.nouns, id) });
       else value[field] = stored;
@@ -148,7 +151,7 @@ class Importer {
   }
 
   private async store(resource: AnyResource, value: Record<string, unknown>, problems: Problem[]) {
-    const known = await this.knownOf(resource);
+    const known = this.known.get(resource) ?? (await this.knownOf(resource));
     const counts = (this.result.counts[resource.name] ??= { created: 0, updated: 0, skipped: 0 });
     const keyName = resource.key.name;
     const fileKey = value[keyName] as number | undefined;

@@ -32,8 +32,9 @@ const resourceNamed = (name: unknown) => (typeof name === 'string' ? byName.get(
  * The records of the files given, each with its place: a JSON document or NDJSON as `export`
  * writes them, CSV files named after their resource, or folders of such CSV files. CSV files are
  * read in the order their resources refer to each other, whatever order they were named in.
+ * Records come in batches: one await per batch, not per record, is what keeps a large import fast.
  */
-export async function* readImport(paths: string[], bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming> {
+export async function* readImport(paths: string[], bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
   const files = paths.flatMap((path) => (statOf(path).isDirectory() ? csvFilesIn(path) : [path]));
   const csv = files.filter((f) => extname(f).toLowerCase() === '.csv');
   for (const file of files) {
@@ -72,8 +73,8 @@ function counted(file: string, bytesRead: (n: number) => void): Readable {
   return stream;
 }
 
-/** `{"formato":"cartelera","version":1,…,"peliculas":[…],…}`, read one record at a time. */
-async function* readDocument(file: string, bytesRead: (n: number) => void): AsyncGenerator<Incoming> {
+/** `{"formato":"cartelera","version":1,…,"peliculas":[…],…}`, read a page of records at a time. */
+async function* readDocument(file: string, bytesRead: (n: number) => void): AsyncGenerator<Incoming[]> {
   // Numbers stay text until exactNumber has judged them: a rounded number must be refused, as the API does.
   const tokens = counted(file, bytesRead).pipe(parser.asStream({ packValues: true, streamValues: false }));
   let depth = 0;
@@ -81,47 +82,47 @@ async function* readDocument(file: string, bytesRead: (n: number) => void): Asyn
   let list: { resource?: AnyResource; index: number } | undefined;
   let value: Assembler | undefined;
   const header: Record<string, unknown> = {};
-  try {
-    for await (const token of tokens as AsyncIterable<parser.Token>) {
-      if (!value) {
-        if (depth === 0) {
-          if (token.name !== 'startObject') throw new UnreadableInput(`${file}: not a cartelera document (an object was expected)`);
-          depth = 1;
-          continue;
-        }
-        if (!list) {
-          if (token.name === 'keyValue') {
-            key = token.value;
-            continue;
-          }
-          if (token.name === 'endObject') {
-            depth = 0;
-            continue;
-          }
-          if (token.name === 'startArray' && key !== undefined && !(key in header)) {
-            const resource = resourceNamed(key);
-            if (resource?.name !== key) yield { problem: `unknown list '${key}' (expected ${resources.map((r) => r.name).join(', ')})`, place: { file } };
-            list = { resource: resource?.name === key ? resource : undefined, index: 0 };
-            continue;
-          }
-        } else if (token.name === 'endArray') {
-          list = undefined;
-          continue;
-        }
-        value = new Assembler({ numberAsString: true });
+  function take(token: parser.Token, out: Incoming[]): void {
+    if (!value) {
+      if (depth === 0) {
+        if (token.name !== 'startObject') throw new UnreadableInput(`${file}: not a cartelera document (an object was expected)`);
+        depth = 1;
+        return;
       }
-      value.consume(exactly(token));
-      if (!value.done) continue;
-      const done = value.current;
-      value = undefined;
       if (!list) {
-        if (key !== undefined) header[key] = done;
-        continue;
+        if (token.name === 'keyValue') {
+          key = token.value;
+          return;
+        }
+        if (token.name === 'endObject') {
+          depth = 0;
+          return;
+        }
+        if (token.name === 'startArray' && key !== undefined && !(key in header)) {
+          const resource = resourceNamed(key);
+          if (resource?.name !== key) out.push({ problem: `unknown list '${key}' (expected ${resources.map((r) => r.name).join(', ')})`, place: { file } });
+          list = { resource: resource?.name === key ? resource : undefined, index: 0 };
+          return;
+        }
+      } else if (token.name === 'endArray') {
+        list = undefined;
+        return;
       }
-      const place = { file, index: list.index++ };
-      if (!list.resource) continue;
-      yield isRecord(done) ? { resource: list.resource, record: done, place } : { problem: 'not a JSON object', place };
+      value = new Assembler({ numberAsString: true });
     }
+    value.consume(exactly(token));
+    if (!value.done) return;
+    const done = value.current;
+    value = undefined;
+    if (!list) {
+      if (key !== undefined) header[key] = done;
+      return;
+    }
+    const place = { file, index: list.index++ };
+    if (list.resource) out.push(isRecord(done) ? { resource: list.resource, record: done, place } : { problem: 'not a JSON object', place });
+  }
+  try {
+    yield* inBatches(tokens, take);
   } catch (error) {
     if (error instanceof UnreadableInput) throw error;
     throw new UnreadableInput(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
@@ -141,29 +142,35 @@ function exactly(token: parser.Token): parser.Token {
 }
 
 /** One `{"recurso":…,"registro":{…}}` a line; blank lines are skipped. */
-async function* readNdjson(file: string, bytesRead: (n: number) => void): AsyncGenerator<Incoming> {
+async function* readNdjson(file: string, bytesRead: (n: number) => void): AsyncGenerator<Incoming[]> {
   let line = 0;
+  let batch: Incoming[] = [];
   for await (const text of createInterface({ input: counted(file, bytesRead), crlfDelay: Infinity })) {
     line++;
-    if (text.trim() === '') continue;
-    const place = { file, line };
-    let entry: unknown;
-    try {
-      entry = JSON.parse(text);
-    } catch {
-      yield { problem: 'not valid JSON', place };
-      continue;
+    if (text.trim() !== '') batch.push(ndjsonEntry(text, { file, line }));
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
     }
-    const resource = isRecord(entry) ? resourceNamed(entry.recurso) : undefined;
-    if (!isRecord(entry) || !resource || !isRecord(entry.registro)) {
-      yield { problem: `not a {"recurso":…,"registro":{…}} line naming one of ${resources.map((r) => r.name).join(', ')}`, place };
-      continue;
-    }
-    // As the API does: a number the parse rounded is refused, naming its field.
-    const inexact = firstInexactNumber(text);
-    if (inexact?.key !== undefined && inexact.key in entry.registro) entry.registro[inexact.key] = inexact.literal;
-    yield { resource, record: entry.registro, place };
   }
+  if (batch.length > 0) yield batch;
+}
+
+function ndjsonEntry(text: string, place: Place): Incoming {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(text);
+  } catch {
+    return { problem: 'not valid JSON', place };
+  }
+  const resource = isRecord(entry) ? resourceNamed(entry.recurso) : undefined;
+  if (!isRecord(entry) || !resource || !isRecord(entry.registro)) {
+    return { problem: `not a {"recurso":…,"registro":{…}} line naming one of ${resources.map((r) => r.name).join(', ')}`, place };
+  }
+  // As the API does: a number the parse rounded is refused, naming its field.
+  const inexact = firstInexactNumber(text);
+  if (inexact?.key !== undefined && inexact.key in entry.registro) entry.registro[inexact.key] = inexact.literal;
+  return { resource, record: entry.registro, place };
 }
 
 /**
@@ -171,20 +178,75 @@ async function* readNdjson(file: string, bytesRead: (n: number) => void): AsyncG
  * mark and `;` separators (as spreadsheets write them where `,` is the decimal comma) are
  * accepted. Empty cells are absent fields.
  */
-async function* readCsv(file: string, resource: AnyResource, bytesRead: (n: number) => void): AsyncGenerator<Incoming> {
+async function* readCsv(file: string, resource: AnyResource, bytesRead: (n: number) => void): AsyncGenerator<Incoming[]> {
   const rows = counted(file, bytesRead).pipe(
     parseCsv({ bom: true, delimiter: [',', ';'], columns: (header: string[]) => header.map((h) => h.trim()), info: true, skip_empty_lines: true, relax_column_count: true }),
   );
   // A record is reported at the line it starts on (a quoted cell may hold line breaks).
   let ended = 1;
   try {
-    for await (const { record, info } of rows as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    yield* inBatches(rows, ({ record, info }: { record: Record<string, string>; info: { lines: number } }, out) => {
       const fields = Object.fromEntries(Object.entries(record).filter(([, cell]) => cell !== ''));
-      yield { resource, record: fields, place: { file, line: ended + 1 } };
+      out.push({ resource, record: fields, place: { file, line: ended + 1 } });
       ended = info.lines;
-    }
+    });
   } catch (error) {
     throw new UnreadableInput(`${file}: not valid CSV (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+const BATCH = 1000;
+
+/**
+ * What `take` makes of each item `source` emits, in batches: items are handled as they arrive, and
+ * the source waits while a full batch is not yet taken.
+ */
+async function* inBatches<T>(source: Readable, take: (item: T, out: Incoming[]) => void): AsyncGenerator<Incoming[]> {
+  let out: Incoming[] = [];
+  let ended = false;
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  const poke = () => {
+    const waiting = wake;
+    wake = undefined;
+    waiting?.();
+  };
+  source.on('data', (item: T) => {
+    try {
+      take(item, out);
+    } catch (error) {
+      failure ??= error;
+      source.destroy();
+    }
+    if (out.length >= BATCH || failure !== undefined) {
+      source.pause();
+      poke();
+    }
+  });
+  source.once('end', () => {
+    ended = true;
+    poke();
+  });
+  source.once('error', (error) => {
+    failure ??= error;
+    poke();
+  });
+  try {
+    for (;;) {
+      if (failure !== undefined) throw failure;
+      if (out.length >= BATCH || (ended && out.length > 0)) {
+        const batch = out;
+        out = [];
+        yield batch;
+        source.resume();
+      } else if (ended) {
+        return;
+      } else {
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    }
+  } finally {
+    source.destroy();
   }
 }
 

@@ -1,0 +1,100 @@
+/**
+ * The data commands at scale, part of `npm run bench`: `cartelera import` of a 100,000-movie JSON
+ * document into an empty SQLite store, `export` of it, and `copy` of it to PostgreSQL, each timed
+ * with the command's peak resident memory. Writes its section of docs/performance.md.
+ * Env: BENCH_TRANSFER_MOVIES (default 100000).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres } from '../test/embedded-postgres.js';
+import { CATEGORY_COUNT, category, movie } from './catalogue.js';
+import { watchPeakRss } from './memory.js';
+import { root } from './targets.js';
+
+const MOVIES = Number(process.env.BENCH_TRANSFER_MOVIES || 100_000);
+const DOC = join(root, 'docs/performance.md');
+const START = '<!-- data commands: written by bench/transfer.ts -->';
+const END = '<!-- end of data commands -->';
+
+interface Measured {
+  command: string;
+  records: number;
+  seconds: number;
+  peakRss: number;
+}
+
+/** Runs `cartelera <args>` as npm run cartelera does, timing it and watching its peak memory. */
+async function cartelera(args: string[], url: string, records: number): Promise<Measured> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', join(root, 'dist/cli/main.js'), ...args], {
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const memory = watchPeakRss(child.pid ?? 0);
+  const [code] = await once(child, 'exit');
+  const peakRss = memory.stop();
+  if (code !== 0) throw new Error(`cartelera ${args.join(' ')} exited ${String(code)}`);
+  const result = { command: `cartelera ${args[0]}`, records, seconds: (performance.now() - started) / 1000, peakRss };
+  console.log(`${result.command}: ${records} records in ${result.seconds.toFixed(2)} s (${Math.round(records / result.seconds)} records/s), peak RSS ${(peakRss / 1e6).toFixed(1)} MB`);
+  return result;
+}
+
+/** A JSON document as export writes it: the bench's categories and movies. */
+async function writeDocument(path: string): Promise<number> {
+  const out = createWriteStream(path);
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  await write('{"formato":"cartelera","version":1,"exportado":"2026-01-01T00:00:00.000Z",\n"categorias":[');
+  for (let i = 1; i <= CATEGORY_COUNT; i++) await write(`${i > 1 ? ',' : ''}\n${JSON.stringify({ id: i, ...category(i) })}`);
+  await write('\n],\n"peliculas":[');
+  for (let i = 1; i <= MOVIES; i++) await write(`${i > 1 ? ',' : ''}\n${JSON.stringify({ id: i, ...movie(i) })}`);
+  await write('\n],\n"Obras":[],\n"eventosUrbanos":[],\n"artistas":[],\n"participaciones":[]\n}\n');
+  out.end();
+  await once(out, 'close');
+  return CATEGORY_COUNT + MOVIES;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'cartelera-bench-data-'));
+const postgres = await startEmbeddedPostgres();
+try {
+  const document = join(dir, 'catalogo.json');
+  const records = await writeDocument(document);
+  const sqlite = `sqlite:${join(dir, 'store.sqlite')}`;
+  const results = [
+    await cartelera(['import', document], sqlite, records),
+    await cartelera(['export', '--out', join(dir, 'export.json')], sqlite, records),
+    await cartelera(['copy', '--to', postgres.url], sqlite, records),
+  ];
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+  const section = [
+    START,
+    '## Data commands',
+    '',
+    `\`npm run bench\` (bench/transfer.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}: a JSON document of ${MOVIES.toLocaleString('en-US')} movies and ${CATEGORY_COUNT} categories (${mb(statSync(document).size)} MB), imported into an empty SQLite store, exported from it, and copied from it to PostgreSQL (the embedded server, on this machine). Each command is a process of its own; peak RSS is its resident memory at its highest.`,
+    '',
+    '| command | records | seconds | records/s | peak RSS | target |',
+    '|---|---:|---:|---:|---:|---|',
+    ...results.map((r, i) => {
+      const rate = r.records / r.seconds;
+      const target = [
+        `≥ 30,000/s and < 200 MB: ${rate >= 30_000 && r.peakRss < 200e6 ? 'met' : 'not met'}`,
+        `≥ 100,000/s and < 200 MB: ${rate >= 100_000 && r.peakRss < 200e6 ? 'met' : 'not met'}`,
+        'timed and recorded',
+      ][i];
+      return `| \`${r.command}\` | ${r.records.toLocaleString('en-US')} | ${r.seconds.toFixed(2)} | ${Math.round(rate).toLocaleString('en-US')} | ${mb(r.peakRss)} MB | ${target} |`;
+    }),
+    END,
+  ].join('\n');
+  const doc = readFileSync(DOC, 'utf8');
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  writeFileSync(DOC, start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${section}\n`);
+  console.log(`data commands: written to ${DOC}`);
+} finally {
+  await postgres.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
