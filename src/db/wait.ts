@@ -1,9 +1,14 @@
 import { sql } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './schema.js';
 
 /** Resolves once the store answers a query; gives up (throws) after `waitMs`, logging each try. */
-export async function waitForStore(db: Db, log: FastifyBaseLogger, waitMs: number): Promise<void> {
+/** Where the tries are told: pino's (Fastify's) logger, or anything with its two methods. */
+interface Log {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+export async function waitForStore(db: Db, log: Log, waitMs: number): Promise<void> {
   const deadline = Date.now() + waitMs;
   for (let attempt = 1; ; attempt++) {
     try {
