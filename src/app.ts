@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { adminPages } from './admin.js';
 import type { Config } from './config.js';
 import { openDatabase, poolOf } from './db/connect.js';
 import { isCanonicalFecha } from './db/fecha.js';
@@ -87,5 +88,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   for (const resource of resources) resource.register(app, db, relationsOf(resource), versions);
   healthRoutes(app, db);
+  await adminPages(app);
   return app;
 }
