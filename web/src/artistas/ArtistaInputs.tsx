@@ -3,7 +3,7 @@ import { NumberInput, TextInput } from 'react-admin';
 /** An artist's fields; the dni is the key, chosen on creation and fixed afterwards. */
 export const ArtistaInputs = ({ editing = false }: { editing?: boolean }) => (
   <>
-    <NumberInput source="dni" min={1} step={1} readOnly={editing} />
+    <NumberInput source="dni" readOnly={editing} />
     <TextInput source="nombre" fullWidth />
     <TextInput source="apellido" fullWidth />
     <TextInput source="tipo" fullWidth />

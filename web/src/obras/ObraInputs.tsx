@@ -6,7 +6,7 @@ export const ObraInputs = () => (
   <>
     <TextInput source="titulo" fullWidth />
     <TextInput source="descripcion" multiline minRows={3} fullWidth />
-    <NumberInput source="duracion" min={1} step={1} />
+    <NumberInput source="duracion" />
     <CategoriaInput />
   </>
 );

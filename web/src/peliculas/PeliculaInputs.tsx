@@ -6,7 +6,7 @@ export const PeliculaInputs = () => (
   <>
     <TextInput source="titulo" fullWidth />
     <TextInput source="sipnosis" multiline minRows={3} fullWidth />
-    <NumberInput source="duracion" min={1} step={1} />
+    <NumberInput source="duracion" />
     <CategoriaInput />
   </>
 );
