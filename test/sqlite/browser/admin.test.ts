@@ -74,6 +74,15 @@ describe('the admin at /admin/', () => {
     const asset = await fetch(`${service.base}/admin/${script}`, { headers: { 'accept-encoding': 'gzip' } });
     assert.equal(asset.headers.get('content-encoding'), 'gzip');
     assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    // The budget: at most 600 KB of compressed JavaScript on the first load.
+    const scripts = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    let bytes = 0;
+    for (const path of scripts) {
+      const answer = await fetch(`${service.base}/admin/${path}`, { headers: { 'accept-encoding': 'br' } });
+      assert.equal(answer.headers.get('content-encoding'), 'br');
+      bytes += Number(answer.headers.get('content-length'));
+    }
+    assert.ok(bytes > 0 && bytes <= 600 * 1024, `${bytes} bytes of compressed JavaScript`);
     // The API keeps its own policy.
     const list = await fetch(`${service.base}/peliculas`);
     assert.match(list.headers.get('content-security-policy') ?? '', /^default-src 'none'/);

@@ -19,7 +19,7 @@ export const ParticipantesField = ({ tipo }: { tipo: TipoEvento; label?: string 
     <>
       <ArrayField source="participaciones">
         <DataTable<Participation> bulkActionButtons={false} rowClick={(_id, _resource, p) => `/artistas/${p.artistas_dni}/show`}>
-          <Col label="resources.artistas.name" render={fullName} />
+          <Col label="resources.participaciones.fields.artista" render={fullName} />
           <Col label="resources.artistas.fields.tipo" render={(p) => p.artista?.tipo} />
           <Col label="resources.artistas.fields.dni" source="artistas_dni" />
         </DataTable>
