@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { adminPages } from './admin.js';
 import type { Config } from './config.js';
 import { conditionalGets } from './api/conditional.js';
 import { crudRoutes } from './api/crudRoutes.js';
@@ -82,5 +83,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const versions = tableVersions(db);
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions);
   healthRoutes(app, db);
+  await adminPages(app);
   return app;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { ADMIN_POLICY, isAdmin } from '../admin.js';
 
 type Directives = Record<string, string[]>;
 
@@ -54,12 +55,14 @@ const policy = (directives: Directives): HelmetOptions => ({
 
 const isDocs = (url: string | undefined) => url !== undefined && (url === '/docs' || url.startsWith('/docs/'));
 
-/** Helmet's security headers on every answer, with the strict API policy everywhere but the routes under /docs. */
+/** Helmet's security headers on every answer, with the strict API policy everywhere but the routes under /docs and /admin. */
 export function securityHeaders(app: FastifyInstance): void {
   const api = headersOf(policy(API_POLICY));
   const docs = headersOf(policy(DOCS_POLICY));
+  const admin = headersOf(policy(ADMIN_POLICY));
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(isDocs(request.routeOptions.url) ? docs : api);
+    const url = request.routeOptions.url;
+    reply.headers(isDocs(url) ? docs : isAdmin(url) ? admin : api);
     done();
   });
 }

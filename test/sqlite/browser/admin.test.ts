@@ -1,0 +1,339 @@
+// The browser admin (/admin/) in a real Chromium, against the service started with `npm start`:
+// each journey is done through the screens as a member of staff would, then checked through the API.
+// SQLite only: the admin talks to the HTTP interface, which answers alike on both backends.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage, screenshot, startService, type Watched } from './browser.js';
+
+type Started = Awaited<ReturnType<typeof startService>>;
+const TIMEOUT = { timeout: 120_000 };
+
+let browser: Browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Pages opened by a test, whose problems it checks at its end. */
+async function session(width?: number) {
+  const opened: Watched[] = [];
+  return {
+    async open(): Promise<Page> {
+      const watched = await openPage(browser, { width });
+      opened.push(watched);
+      return watched.page;
+    },
+    async close() {
+      const problems = opened.flatMap((w) => w.problems);
+      await Promise.all(opened.map((w) => w.context.close()));
+      assert.deepEqual(problems, [], 'no console errors and no CSP violations');
+    },
+  };
+}
+
+const input = (page: Page, name: string) => page.locator(`[name="${name}"]`);
+const save = (page: Page) => page.getByRole('button', { name: 'Guardar' }).click();
+/** Types into a reference picker and picks the option named so. */
+async function pick(page: Page, name: string, typed: string, option: string | RegExp) {
+  await input(page, name).fill(typed);
+  await page.getByRole('option', { name: option }).click();
+}
+/** The text shown under an input (its helper or error). */
+async function helperText(page: Page, name: string): Promise<string> {
+  const id = await input(page, name).getAttribute('aria-describedby');
+  assert.ok(id, `${name} has no helper text`);
+  return page.locator(`[id="${id}"]`).innerText();
+}
+
+describe('the admin at /admin/', () => {
+  let service: Started;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => {
+    await service?.cleanUp();
+  });
+
+  it('when / is opened, then the admin answers there, precompressed, its assets cached as immutable and under its own CSP', TIMEOUT, async () => {
+    const root = await fetch(`${service.base}/`, { redirect: 'manual' });
+    assert.equal(root.status, 302);
+    assert.equal(root.headers.get('location'), '/admin/');
+    const index = await fetch(`${service.base}/admin/`, { headers: { 'accept-encoding': 'br' } });
+    assert.equal(index.status, 200);
+    assert.equal(index.headers.get('content-encoding'), 'br');
+    assert.equal(index.headers.get('cache-control'), 'no-cache');
+    const csp = index.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self';/);
+    assert.doesNotMatch(csp, /unsafe-eval|unsafe-inline|https?:/);
+    const html = await index.text();
+    const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+    assert.ok(script, 'index.html names its script');
+    const asset = await fetch(`${service.base}/admin/${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(asset.headers.get('content-encoding'), 'gzip');
+    assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    // The budget: at most 600 KB of compressed JavaScript on the first load.
+    const scripts = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    let bytes = 0;
+    for (const path of scripts) {
+      const answer = await fetch(`${service.base}/admin/${path}`, { headers: { 'accept-encoding': 'br' } });
+      assert.equal(answer.headers.get('content-encoding'), 'br');
+      bytes += Number(answer.headers.get('content-length'));
+    }
+    assert.ok(bytes > 0 && bytes <= 600 * 1024, `${bytes} bytes of compressed JavaScript`);
+    // The API keeps its own policy.
+    const list = await fetch(`${service.base}/peliculas`);
+    assert.match(list.headers.get('content-security-policy') ?? '', /^default-src 'none'/);
+  });
+
+  it('when a category, a movie in it, an artist and a participation are created through the forms, then the API holds them', TIMEOUT, async () => {
+    const s = await session();
+    const page = await s.open();
+    const base = `${service.base}/admin/#`;
+
+    await page.goto(`${base}/categorias/create`);
+    await input(page, 'nombre').fill('Cine de autor');
+    await save(page);
+    await page.waitForURL(/#\/categorias\/\d+\/show$/);
+    const [categoria] = await service.api.list('/categorias?nombre=Cine%20de%20autor');
+    assert.ok(categoria);
+
+    await page.goto(`${base}/peliculas/create`);
+    await input(page, 'titulo').fill('Relatos salvajes');
+    await input(page, 'sipnosis').fill('Seis relatos de venganza.');
+    await input(page, 'duracion').fill('122');
+    await pick(page, 'categoria_id', 'cine de autor', 'Cine de autor');
+    await screenshot(page, 'pelicula-crear');
+    await save(page);
+    await page.waitForURL(/#\/peliculas\/\d+\/show$/);
+    const [pelicula] = await service.api.list('/peliculas?titulo=Relatos%20salvajes');
+    assert.deepEqual({ ...pelicula, id: 0 }, { id: 0, titulo: 'Relatos salvajes', sipnosis: 'Seis relatos de venganza.', duracion: 122, categoria_id: categoria.id });
+
+    await page.goto(`${base}/artistas/create`);
+    await input(page, 'dni').fill('27111222');
+    await input(page, 'nombre').fill('Érica');
+    await input(page, 'apellido').fill('Rivas');
+    await input(page, 'tipo').fill('actriz');
+    await input(page, 'descripcion').fill('Actriz argentina.');
+    await save(page);
+    await page.waitForURL(/#\/artistas\/27111222\/show$/);
+    assert.deepEqual(await service.api.list('/artistas?dni=27111222'), [
+      { dni: 27111222, nombre: 'Érica', apellido: 'Rivas', tipo: 'actriz', descripcion: 'Actriz argentina.' },
+    ]);
+
+    await page.goto(`${base}/participaciones/create`);
+    await pick(page, 'artistas_dni', 'erica', /Érica Rivas/);
+    await page.getByRole('combobox', { name: 'Tipo de evento' }).click();
+    await page.getByRole('option', { name: 'Película' }).click();
+    await pick(page, 'evento_id', 'relatos', 'Relatos salvajes');
+    await screenshot(page, 'participacion-crear');
+    await save(page);
+    await page.waitForURL(/#\/participaciones\/\d+\/show$/);
+    const participaciones = await service.api.list('/participaciones?artistas_dni=27111222');
+    assert.deepEqual(participaciones.map(({ id: _, ...p }) => p), [{ artistas_dni: 27111222, tipo_evento: 'pelicula', evento_id: pelicula?.id }]);
+
+    // The movie's page shows who took part; the artist's page what they took part in.
+    await page.goto(`${base}/peliculas/${pelicula?.id}/show`);
+    await page.getByText('Érica Rivas').waitFor();
+    await screenshot(page, 'pelicula-ver');
+    await page.goto(`${base}/artistas/27111222/show`);
+    await page.getByText('Relatos salvajes').waitFor();
+    await s.close();
+  });
+
+  it('when "cancion" is searched, then "La Canción" is found, and only what matches', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Musical' });
+    await service.api.create('/peliculas', { titulo: 'La Canción', sipnosis: 'Una canción.', duracion: 80, categoria_id: categoria.id });
+    await service.api.create('/peliculas', { titulo: 'El silencio', sipnosis: 'Nada suena.', duracion: 70, categoria_id: categoria.id });
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/peliculas`);
+    await input(page, 'q').fill('cancion');
+    await page.getByText('La Canción').waitFor();
+    await page.getByText('El silencio').waitFor({ state: 'detached' });
+    await screenshot(page, 'peliculas-buscar');
+    assert.deepEqual((await service.api.list('/peliculas?q=cancion')).map((p) => p.titulo), ['La Canción']);
+    await s.close();
+  });
+
+  it('when a form is refused for a field, then the sentence shows on that field, and once fixed it saves', TIMEOUT, async () => {
+    await service.api.create('/categorias', { nombre: 'Teatro clásico' });
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/Obras/create`);
+    await input(page, 'titulo').fill('La vida es sueño');
+    await input(page, 'descripcion').fill('Drama de Calderón.');
+    await input(page, 'duracion').fill('0');
+    await pick(page, 'categoria_id', 'teatro', 'Teatro clásico');
+    await save(page);
+    await page.locator('[name="duracion"][aria-invalid="true"]').waitFor();
+    assert.match(await helperText(page, 'duracion'), /^El campo 'duracion' debe estar entre 1 y 100000\.$/);
+    await screenshot(page, 'obra-error-de-campo');
+    assert.deepEqual(await service.api.list('/Obras?titulo=La%20vida%20es%20sue%C3%B1o'), []);
+
+    await input(page, 'duracion').fill('110');
+    await save(page);
+    await page.waitForURL(/#\/Obras\/\d+\/show$/);
+    const [obra] = await service.api.list('/Obras?titulo=La%20vida%20es%20sue%C3%B1o');
+    assert.equal(obra?.duracion, 110);
+    await s.close();
+  });
+
+  it('when a category in use is deleted, then the API\'s sentence is shown and nothing is deleted', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Documental' });
+    await service.api.create('/peliculas', { titulo: 'El etnógrafo', sipnosis: 'Un antropólogo en el Chaco.', duracion: 90, categoria_id: categoria.id });
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/categorias/${categoria.id}`);
+    await input(page, 'nombre').and(page.locator('[value="Documental"]')).waitFor();
+    await page.getByRole('button', { name: 'Eliminar' }).click();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    const sentence = `No se puede eliminar la categoría con el id: ${categoria.id} porque la usan 1 registro (películas, obras o eventos).`;
+    await page.getByText(sentence).waitFor();
+    await screenshot(page, 'categoria-en-uso');
+    assert.deepEqual(await service.api.list(`/categorias?id=${categoria.id}`), [categoria]);
+    await s.close();
+  });
+
+  it('when two tabs edit one record, then the second to save is told it changed, and can reload without losing what it typed', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Comedia' });
+    const obra = await service.api.create('/Obras', { titulo: 'Esperando la carroza', descripcion: 'Una familia.', duracion: 90, categoria_id: categoria.id });
+    const s = await session();
+    const [first, second] = [await s.open(), await s.open()];
+    for (const page of [first, second]) {
+      await page.goto(`${service.base}/admin/#/Obras/${obra.id}`);
+      await input(page, 'titulo').and(page.locator('[value="Esperando la carroza"]')).waitFor();
+    }
+    await input(first, 'descripcion').fill('Una familia y una abuela.');
+    await save(first);
+    await first.waitForURL(/\/show$/);
+
+    await input(second, 'duracion').fill('95');
+    await save(second);
+    await second.getByText('Otra persona cambió este registro mientras usted lo editaba.').waitFor();
+    await screenshot(second, 'obra-conflicto');
+    assert.equal((await service.api.list(`/Obras?id=${obra.id}`))[0]?.duracion, 90, 'the refused save changed nothing');
+
+    await second.getByRole('button', { name: 'Recargar el registro' }).click();
+    await input(second, 'descripcion').and(second.locator('text=Una familia y una abuela.')).waitFor();
+    assert.equal(await input(second, 'duracion').inputValue(), '95', 'what was typed is kept');
+    await save(second);
+    await second.waitForURL(/\/show$/);
+    const [saved] = await service.api.list(`/Obras?id=${obra.id}`);
+    assert.deepEqual(saved, { ...obra, descripcion: 'Una familia y una abuela.', duracion: 95 });
+    await s.close();
+  });
+
+  it('when 250 movies are listed, then the admin pages through them from the service', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Archivo' });
+    for (let i = 1; i <= 250; i += 25) {
+      await Promise.all(
+        Array.from({ length: 25 }, (_, j) =>
+          service.api.create('/peliculas', { titulo: `Archivo ${String(i + j).padStart(3, '0')}`, sipnosis: 'Del archivo.', duracion: 60, categoria_id: categoria.id }),
+        ),
+      );
+    }
+    const s = await session();
+    const page = await s.open();
+    const filter = encodeURIComponent(JSON.stringify({ categoria_id: categoria.id }));
+    await page.goto(`${service.base}/admin/#/peliculas?filter=${filter}&sort=titulo&order=ASC`);
+    await page.getByText('1-10 de 250').waitFor();
+    await page.getByText('Archivo 001').waitFor();
+    await page.getByRole('button', { name: 'Ir a la página siguiente' }).click();
+    await page.getByText('11-20 de 250').waitFor();
+    await page.getByText('Archivo 011').waitFor();
+    await page.getByRole('button', { name: 'Ir a la página 25' }).click();
+    await page.getByText('241-250 de 250').waitFor();
+    await page.getByText('Archivo 250').waitFor();
+    await screenshot(page, 'peliculas-paginas');
+    assert.equal((await service.api.list(`/peliculas?categoria_id=${categoria.id}&_limit=1000`)).length, 250);
+    await s.close();
+  });
+
+  it('when every screen is opened on a phone (360 px), then each fits its width, labels its inputs and logs no error', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Callejero' });
+    const evento = await service.api.create('/eventosUrbanos', {
+      titulo: 'Murga en el barrio', descripcion: 'Murgas.', fecha: '2027-02-20', lugar: 'Parque Rodó', categoria_id: categoria.id,
+    });
+    const artista = await service.api.create('/artistas', { dni: 30111222, nombre: 'Ana', apellido: 'Prada', tipo: 'cantante', descripcion: 'Murguista.' });
+    const participacion = await service.api.create('/participaciones', { artistas_dni: artista.dni, tipo_evento: 'eventoUrbano', evento_id: evento.id });
+    const records: Record<string, unknown> = {
+      peliculas: (await service.api.list('/peliculas?_limit=1'))[0]?.id,
+      Obras: (await service.api.list('/Obras?_limit=1'))[0]?.id,
+      eventosUrbanos: evento.id,
+      artistas: artista.dni,
+      participaciones: participacion.id,
+      categorias: categoria.id,
+    };
+    const s = await session(360);
+    const page = await s.open();
+    for (const [resource, id] of Object.entries(records)) {
+      for (const screen of ['', '/create', `/${id}/show`, `/${id}`]) {
+        await page.goto(`${service.base}/admin/#/${resource}${screen}`);
+        await page.locator('#main-content').waitFor();
+        await page.waitForLoadState('networkidle');
+        const name = `${resource}${screen.replace(String(id), 'id').replaceAll('/', '-')}-360`;
+        await screenshot(page, name);
+        const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+        assert.ok(Number(overflow) <= 0, `${name}: ${overflow} px wider than the screen`);
+        const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, textarea')]
+          .filter((i) => i.type !== 'hidden' && i.getAttribute('aria-hidden') !== 'true' && i.labels.length === 0 && !i.getAttribute('aria-label'))
+          .map((i) => i.name || i.outerHTML)`);
+        assert.deepEqual(unlabelled, [], `${name}: inputs without a label`);
+      }
+    }
+    await s.close();
+  });
+});
+
+describe('the admin with write keys (API_KEYS)', () => {
+  const KEY = 'clave-de-escritura-0123456789';
+  let service: Started;
+  before(async () => {
+    service = await startService({ API_KEYS: KEY });
+  });
+  after(async () => {
+    await service?.cleanUp();
+  });
+
+  it('when the first write is refused for want of a key, then the key is asked for, a wrong one explained, and the right one saves and is kept for the session', TIMEOUT, async () => {
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/categorias/create`);
+    await input(page, 'nombre').fill('Zarzuela');
+    await save(page);
+    const dialog = page.getByRole('dialog', { name: 'Clave de escritura' });
+    await dialog.getByText('El servicio pide una clave para guardar cambios.', { exact: false }).waitFor();
+    await screenshot(page, 'clave-de-escritura');
+    await input(page, 'writeKey').fill('una-clave-que-no-es-0123');
+    await dialog.getByRole('button', { name: 'Usar esta clave' }).click();
+    await dialog.getByText('El servicio no aceptó esa clave.', { exact: false }).waitFor();
+    await input(page, 'writeKey').fill(KEY);
+    await dialog.getByRole('button', { name: 'Usar esta clave' }).click();
+    await page.waitForURL(/#\/categorias\/\d+\/show$/);
+    assert.equal((await service.api.list('/categorias?nombre=Zarzuela')).length, 1);
+    assert.equal(await page.evaluate("sessionStorage.getItem('cartelera.writeKey')"), KEY);
+
+    // The next write goes through without asking again.
+    await page.goto(`${service.base}/admin/#/categorias/create`);
+    await input(page, 'nombre').fill('Sainete');
+    await save(page);
+    await page.waitForURL(/#\/categorias\/\d+\/show$/);
+    assert.equal((await service.api.list('/categorias?nombre=Sainete')).length, 1);
+    await s.close();
+  });
+
+  it('when the key is not given, then nothing is saved and the user is told why', TIMEOUT, async () => {
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/categorias/create`);
+    await input(page, 'nombre').fill('Ópera');
+    await save(page);
+    await page.getByRole('dialog', { name: 'Clave de escritura' }).getByRole('button', { name: 'Cancelar' }).click();
+    await page.getByText('No se guardó nada: el servicio exige una clave de escritura para modificar datos.').waitFor();
+    assert.deepEqual(await service.api.list('/categorias?nombre=%C3%93pera'), []);
+    await s.close();
+  });
+});

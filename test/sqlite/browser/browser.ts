@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import chromium from '@sparticuz/chromium';
+import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { npmStart, root, type Service } from '../../service.js';
+
+/** Where the screens are saved (git-ignored): a few of them are copied into docs/. */
+export const SCREENSHOTS = join(root, 'artifacts', 'screenshots');
+
+/**
+ * Chromium from the @sparticuz/chromium package (it unpacks its binary into the OS temp folder),
+ * headless, with nothing that would reach outside this machine. Its own default flags are left
+ * out: they include --single-process, with which closing a context ends the browser.
+ */
+export async function launchChromium(): Promise<Browser> {
+  chromium.setGraphicsMode = false;
+  return playwright.launch({
+    executablePath: await chromium.executablePath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** The service as users start it (`npm start`), on a fresh SQLite file, with `env` added. */
+export async function startService(env: NodeJS.ProcessEnv = {}): Promise<Service & { api: Api; cleanUp(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'cartelera-admin-'));
+  const service = await npmStart({ DATABASE_URL: `sqlite:${join(dir, 'cartelera.sqlite')}`, LOG_LEVEL: 'warn', ...env });
+  await service.healthy(30_000);
+  return {
+    ...service,
+    api: api(service.base, env.API_KEYS?.split(',')[0]),
+    async cleanUp() {
+      await service.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Api = ReturnType<typeof api>;
+type Json = Record<string, unknown>;
+
+/** The service's HTTP interface, to prepare records and check what the admin did. */
+function api(base: string, key?: string) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    if (key && method !== 'GET') headers.authorization = `Bearer ${key}`;
+    const response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  return {
+    call,
+    /** Creates a record and answers it; fails on anything but 201. */
+    async create(path: string, body: Json): Promise<Json> {
+      const answer = await call('POST', path, body);
+      if (answer.status !== 201) throw new Error(`POST ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body as Json;
+    },
+    /** The records a list query answers. */
+    list: async (pathAndQuery: string) => (await call('GET', pathAndQuery)).body as Json[],
+  };
+}
+
+/** What a page must never show in its console: errors, failed scripts, and CSP violations. */
+export interface Watched {
+  page: Page;
+  context: BrowserContext;
+  problems: string[];
+}
+
+// The browser logs every refused request; the journeys that provoke a refusal (a 400, 401, 412…)
+// check its message on the screen instead.
+const REFUSAL_LOG = /^Failed to load resource: the server responded with a status of 4\d\d/;
+
+/** A fresh browser context (its own storage, as a new tab of a new user) whose page reports its problems. */
+export async function openPage(browser: Browser, options: { width?: number; height?: number } = {}): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 }, locale: 'es-AR' });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !REFUSAL_LOG.test(message.text())) problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.exposeFunction('reportViolation', (text: string) => problems.push(`CSP: ${text}`));
+  // Page code, as text: this file is compiled for Node, without the DOM's types.
+  await page.addInitScript({
+    content: "document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(e.violatedDirective + ' ' + e.blockedURI));",
+  });
+  return { page, context, problems };
+}
+
+/** Saves what the page shows now, as artifacts/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}

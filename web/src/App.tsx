@@ -1,0 +1,32 @@
+import polyglotI18nProvider from 'ra-i18n-polyglot';
+import { Admin, Resource } from 'react-admin';
+import artistas from './artistas';
+import categorias from './categorias';
+import { dataProvider } from './dataProvider';
+import eventosUrbanos from './eventosUrbanos';
+import { spanishMessages } from './i18n/es';
+import { Layout } from './layout';
+import obras from './obras';
+import participaciones from './participaciones';
+import peliculas from './peliculas';
+
+const i18nProvider = polyglotI18nProvider(() => spanishMessages, 'es', [{ locale: 'es', name: 'Español' }]);
+
+// Resource names are the service's paths: the hash routes are #/peliculas, #/Obras/3/show…
+export const App = () => (
+  <Admin
+    title="Cartelera"
+    dataProvider={dataProvider}
+    i18nProvider={i18nProvider}
+    layout={Layout}
+    // Telemetry would load an image from marmelab's server: the admin's CSP allows this service only.
+    disableTelemetry
+  >
+    <Resource name="peliculas" {...peliculas} />
+    <Resource name="Obras" {...obras} />
+    <Resource name="eventosUrbanos" {...eventosUrbanos} />
+    <Resource name="artistas" {...artistas} />
+    <Resource name="participaciones" {...participaciones} />
+    <Resource name="categorias" {...categorias} />
+  </Admin>
+);

@@ -1,0 +1,14 @@
+import { DataTable, List } from 'react-admin';
+import { searchFilter } from '../common/filters';
+import { ResponsiveTable } from '../common/ResponsiveTable';
+
+export const ArtistaList = () => (
+  <List filters={[searchFilter]}>
+    <ResponsiveTable primaryText={(r) => `${r.nombre} ${r.apellido}`} secondaryText={(r) => `${r.tipo} · DNI ${r.dni}`}>
+      <DataTable.Col source="dni" />
+      <DataTable.Col source="nombre" />
+      <DataTable.Col source="apellido" />
+      <DataTable.Col source="tipo" />
+    </ResponsiveTable>
+  </List>
+);

@@ -1,0 +1,3 @@
+import { TextInput } from 'react-admin';
+
+export const CategoriaInputs = () => <TextInput source="nombre" fullWidth />;

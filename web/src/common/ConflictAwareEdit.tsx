@@ -1,0 +1,46 @@
+import { useState, type ReactNode } from 'react';
+import { Alert, AlertTitle, Button } from '@mui/material';
+import { Edit, SimpleForm, useEditContext, useNotify, useTranslate, type EditProps, type HttpError } from 'react-admin';
+
+/**
+ * An edit page whose save is refused with 412 when someone changed the record meanwhile (the data
+ * provider sends If-Match). The page then offers to reload the record: the form keeps what the
+ * user typed (keepDirtyValues) and takes the stored values elsewhere, with the new ETag.
+ */
+export const ConflictAwareEdit = ({ children, ...props }: Omit<EditProps, 'children'> & { children: ReactNode }) => {
+  const [conflict, setConflict] = useState(false);
+  const notify = useNotify();
+  function onError(error: unknown) {
+    const { status, body, message } = error as HttpError;
+    if (status === 412) return setConflict(true);
+    // Field errors are shown on their fields by the form.
+    if ((body as { errors?: unknown } | undefined)?.errors) return;
+    notify(message || 'ra.notification.http_error', { type: 'error' });
+  }
+  return (
+    <Edit mutationMode="pessimistic" redirect="show" mutationOptions={{ onError }} {...props}>
+      {conflict && <ConflictAlert onReloaded={() => setConflict(false)} />}
+      <SimpleForm resetOptions={{ keepDirtyValues: true }}>{children}</SimpleForm>
+    </Edit>
+  );
+};
+
+const ConflictAlert = ({ onReloaded }: { onReloaded: () => void }) => {
+  const translate = useTranslate();
+  const { refetch } = useEditContext();
+  return (
+    <Alert
+      severity="warning"
+      role="alert"
+      sx={{ m: 2 }}
+      action={
+        <Button color="inherit" size="small" onClick={() => refetch().then(onReloaded)}>
+          {translate('cartelera.conflict.reload')}
+        </Button>
+      }
+    >
+      <AlertTitle>{translate('cartelera.conflict.title')}</AlertTitle>
+      {translate('cartelera.conflict.message')}
+    </Alert>
+  );
+};

@@ -1,0 +1,21 @@
+import type { ReactNode } from 'react';
+import { useMediaQuery, type Theme } from '@mui/material';
+import { DataTable, SimpleList, type RaRecord } from 'react-admin';
+
+interface Props {
+  /** What a phone shows of each record, instead of the table. */
+  primaryText: (record: RaRecord) => ReactNode;
+  secondaryText?: (record: RaRecord) => ReactNode;
+  children: ReactNode;
+}
+
+/** A list's records: a sortable table on wide screens, a simple list on a phone. A row opens the record's page. */
+export const ResponsiveTable = ({ primaryText, secondaryText, children }: Props) => {
+  const small = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
+  if (small) return <SimpleList primaryText={primaryText} secondaryText={secondaryText} linkType="show" />;
+  return (
+    <DataTable rowClick="show" bulkActionButtons={false}>
+      {children}
+    </DataTable>
+  );
+};

@@ -1,0 +1,134 @@
+import { HttpError, type DataProvider, type GetListParams, type Identifier, type RaRecord } from 'react-admin';
+import { etagOf } from './etag';
+import { request, type Answer } from './http';
+
+/**
+ * react-admin's data provider for cartelera: the only module that knows the service's wire. The
+ * resource names are the service's paths (`peliculas`, `Obras`…). Its quirks, handled here:
+ * - `GET /peliculas/{x}` looks a title up, so one record is read by `?id=` (artists by `?dni=`);
+ * - artists are keyed by `dni`, which react-admin sees as `id`;
+ * - an edit sends `If-Match` with the ETag of the record as it was read.
+ */
+
+type Json = Record<string, unknown>;
+
+/** The fields each resource's writes send, in the interface's names. */
+const FIELDS: Record<string, string[]> = {
+  categorias: ['nombre'],
+  peliculas: ['titulo', 'sipnosis', 'duracion', 'categoria_id'],
+  Obras: ['titulo', 'descripcion', 'duracion', 'categoria_id'],
+  eventosUrbanos: ['titulo', 'descripcion', 'fecha', 'lugar', 'categoria_id'],
+  artistas: ['dni', 'nombre', 'apellido', 'tipo', 'descripcion'],
+  participaciones: ['artistas_dni', 'tipo_evento', 'evento_id'],
+};
+
+const keyOf = (resource: string) => (resource === 'artistas' ? 'dni' : 'id');
+/** react-admin's `id` is the artist's `dni`: in filters and sorts too. */
+const wireName = (resource: string, field: string) => (field === 'id' ? keyOf(resource) : field);
+
+const fromApi = (resource: string, record: Json): RaRecord => ({ ...record, id: record[keyOf(resource)] as Identifier });
+
+function toApi(resource: string, data: Partial<RaRecord>): Json {
+  const fields = FIELDS[resource] ?? [];
+  // A field left empty is sent as null, so that the service names it ("es obligatorio").
+  return Object.fromEntries(fields.map((f) => [f, data[f] ?? null]));
+}
+
+const one = (resource: string, id: Identifier) => `/${resource}/${encodeURIComponent(String(id))}`;
+
+/** The query string: filters by equality (a list means "any of"), then the other parameters. */
+function query(resource: string, filter: Json, extra: [string, string][] = []): string {
+  const params = new URLSearchParams();
+  for (const [field, value] of Object.entries(filter)) {
+    if (value === undefined || value === null || value === '') continue;
+    for (const v of [value].flat()) params.append(wireName(resource, field), String(v));
+  }
+  for (const [name, value] of extra) params.append(name, value);
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** `_expand`/`_embed` asked for through react-admin's `meta`. */
+function relations(meta: unknown): [string, string][] {
+  const { expand = [], embed = [] } = (meta ?? {}) as { expand?: string[]; embed?: string[] };
+  return [...expand.map((e): [string, string] => ['_expand', e]), ...embed.map((e): [string, string] => ['_embed', e])];
+}
+
+const list = (answer: Answer) => answer.json as Json[];
+
+/** ETags of the records read for editing, by resource and id. */
+const etags = new Map<string, string>();
+const tagKey = (resource: string, id: Identifier) => `${resource}/${String(id)}`;
+function remember(resource: string, record: Json): void {
+  // The record as a lookup serializes it: JSON.parse keeps the order of the fields.
+  etags.set(tagKey(resource, record[keyOf(resource)] as Identifier), etagOf(JSON.stringify(record)));
+}
+
+async function getList(resource: string, params: Partial<GetListParams>) {
+  const { page = 1, perPage = 10 } = params.pagination ?? {};
+  const extra: [string, string][] = [
+    ['_page', String(page)],
+    ['_limit', String(perPage)],
+    ...relations(params.meta),
+  ];
+  if (params.sort?.field) {
+    extra.push(['_sort', wireName(resource, params.sort.field)], ['_order', params.sort.order === 'DESC' ? 'desc' : 'asc']);
+  }
+  const answer = await request('GET', `/${resource}${query(resource, params.filter ?? {}, extra)}`);
+  return { data: list(answer).map((r) => fromApi(resource, r)), total: Number(answer.headers.get('x-total-count') ?? 0) };
+}
+
+// react-admin's methods are generic in the record type, which only the caller knows: the answers are cast.
+export const dataProvider: DataProvider = {
+  getList: (resource, params) => getList(resource, params) as never,
+
+  async getOne(resource, params) {
+    const extra = relations(params.meta);
+    const answer = await request('GET', `/${resource}${query(resource, { id: params.id }, extra)}`);
+    const record = list(answer)[0];
+    if (record === undefined) throw new HttpError('cartelera.errors.notFound', 404);
+    if (extra.length === 0) remember(resource, record);
+    return { data: fromApi(resource, record) } as never;
+  },
+
+  async getMany(resource, params) {
+    if (params.ids.length === 0) return { data: [] };
+    const answer = await request('GET', `/${resource}${query(resource, { id: params.ids }, [['_limit', String(params.ids.length)], ...relations(params.meta)])}`);
+    return { data: list(answer).map((r) => fromApi(resource, r)) } as never;
+  },
+
+  getManyReference: (resource, params) =>
+    getList(resource, { ...params, filter: { ...params.filter, [params.target]: params.id } }) as never,
+
+  async create(resource, params) {
+    const answer = await request('POST', `/${resource}`, { body: toApi(resource, params.data) });
+    return { data: fromApi(resource, answer.json as Json) } as never;
+  },
+
+  async update(resource, params) {
+    const answer = await request('PUT', one(resource, params.id), {
+      body: toApi(resource, params.data),
+      ifMatch: etags.get(tagKey(resource, params.id)),
+    });
+    remember(resource, answer.json as Json);
+    return { data: fromApi(resource, answer.json as Json) } as never;
+  },
+
+  async updateMany(resource, params) {
+    for (const id of params.ids) {
+      await request('PATCH', one(resource, id), { body: params.data, contentType: 'application/merge-patch+json' });
+    }
+    return { data: params.ids };
+  },
+
+  async delete(resource, params) {
+    await request('DELETE', one(resource, params.id));
+    etags.delete(tagKey(resource, params.id));
+    return { data: params.previousData ?? { id: params.id } } as never;
+  },
+
+  async deleteMany(resource, params) {
+    for (const id of params.ids) await request('DELETE', one(resource, id));
+    return { data: params.ids };
+  },
+};

@@ -1,0 +1,25 @@
+import { DataTable, DateField, DateInput, List } from 'react-admin';
+import { CategoriaField, CategoriaInput } from '../common/categoria';
+import { searchFilter } from '../common/filters';
+import { ResponsiveTable } from '../common/ResponsiveTable';
+
+const filters = [
+  searchFilter,
+  <CategoriaInput key="categoria_id" />,
+  <DateInput key="fecha_gte" source="fecha_gte" />,
+  <DateInput key="fecha_lte" source="fecha_lte" />,
+];
+
+export const EventoList = () => (
+  <List filters={filters} sort={{ field: 'fecha', order: 'ASC' }}>
+    <ResponsiveTable primaryText={(r) => r.titulo} secondaryText={(r) => `${new Date(r.fecha).toLocaleString('es')} · ${r.lugar}`}>
+      <DataTable.Col source="id" />
+      <DataTable.Col source="titulo" />
+      <DataTable.Col source="fecha" field={DateField} />
+      <DataTable.Col source="lugar" />
+      <DataTable.Col source="categoria_id">
+        <CategoriaField />
+      </DataTable.Col>
+    </ResponsiveTable>
+  </List>
+);

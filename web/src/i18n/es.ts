@@ -1,0 +1,98 @@
+import type { TranslationMessages } from 'react-admin';
+import { raSpanish } from './raSpanish';
+
+const item = {
+  titulo: 'Título',
+  duracion: 'Duración (minutos)',
+  categoria_id: 'Categoría',
+  descripcion: 'Descripción',
+  participaciones: 'Artistas que participan',
+};
+
+/** Every text of the admin: react-admin's own, the resources' names and fields, and the admin's messages. */
+export const spanishMessages: TranslationMessages = {
+  ...raSpanish,
+  resources: {
+    categorias: {
+      name: 'Categoría |||| Categorías',
+      fields: { id: 'Id', nombre: 'Nombre', q: 'Buscar' },
+      usedBy: 'Registros de esta categoría',
+    },
+    peliculas: {
+      name: 'Película |||| Películas',
+      fields: {
+        ...item,
+        id: 'Id',
+        sipnosis: 'Sinopsis',
+        duracion_gte: 'Duración mínima',
+        duracion_lte: 'Duración máxima',
+        q: 'Buscar',
+      },
+    },
+    Obras: {
+      name: 'Obra |||| Obras',
+      fields: { ...item, id: 'Id', duracion_gte: 'Duración mínima', duracion_lte: 'Duración máxima', q: 'Buscar' },
+    },
+    eventosUrbanos: {
+      name: 'Evento urbano |||| Eventos urbanos',
+      fields: {
+        ...item,
+        id: 'Id',
+        fecha: 'Fecha y hora',
+        lugar: 'Lugar',
+        fecha_gte: 'Desde',
+        fecha_lte: 'Hasta',
+        q: 'Buscar',
+      },
+    },
+    artistas: {
+      name: 'Artista |||| Artistas',
+      fields: {
+        dni: 'DNI',
+        nombre: 'Nombre',
+        apellido: 'Apellido',
+        tipo: 'Tipo (actriz, director, cantante…)',
+        descripcion: 'Descripción',
+        participaciones: 'En qué participó',
+        q: 'Buscar',
+      },
+    },
+    participaciones: {
+      name: 'Participación |||| Participaciones',
+      fields: {
+        id: 'Id',
+        artistas_dni: 'Artista',
+        tipo_evento: 'Tipo de evento',
+        evento_id: 'Película, obra o evento',
+        artista: 'Artista',
+        evento: 'Película, obra o evento',
+      },
+    },
+  },
+  cartelera: {
+    title: 'Cartelera: administración del catálogo',
+    tipoEvento: { pelicula: 'Película', obra: 'Obra', eventoUrbano: 'Evento urbano' },
+    addParticipant: 'Agregar un artista',
+    chooseTipoFirst: 'Elija primero el tipo de evento',
+    conflict: {
+      title: 'Otra persona cambió este registro mientras usted lo editaba.',
+      message:
+        'No se guardó nada. Recargue el registro: lo que usted escribió se conserva, los demás campos toman los valores actuales. Luego guarde de nuevo.',
+      reload: 'Recargar el registro',
+      notification: 'El registro cambió mientras lo editaba: recárguelo antes de guardar.',
+    },
+    writeKey: {
+      title: 'Clave de escritura',
+      missing:
+        'El servicio pide una clave para guardar cambios. Escríbala para continuar; se recordará solo mientras esta pestaña siga abierta.',
+      invalid: 'El servicio no aceptó esa clave. Compruébela y escríbala de nuevo.',
+      label: 'Clave',
+      submit: 'Usar esta clave',
+      cancelled: 'No se guardó nada: el servicio exige una clave de escritura para modificar datos.',
+    },
+    errors: {
+      unreachable: 'No se pudo contactar con el servicio. Compruebe la conexión e inténtelo de nuevo.',
+      notFound: 'El registro no existe: quizá alguien lo eliminó.',
+    },
+  },
+};

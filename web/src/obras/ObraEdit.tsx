@@ -1,0 +1,8 @@
+import { ConflictAwareEdit } from '../common/ConflictAwareEdit';
+import { ObraInputs } from './ObraInputs';
+
+export const ObraEdit = () => (
+  <ConflictAwareEdit>
+    <ObraInputs />
+  </ConflictAwareEdit>
+);

@@ -1,0 +1,15 @@
+import { NumberField, Show, SimpleShowLayout, TextField } from 'react-admin';
+import { CategoriaField } from '../common/categoria';
+import { ParticipantesField } from '../common/related';
+
+export const ObraShow = () => (
+  <Show queryOptions={{ meta: { embed: ['participaciones'] } }}>
+    <SimpleShowLayout>
+      <TextField source="titulo" />
+      <TextField source="descripcion" />
+      <NumberField source="duracion" />
+      <CategoriaField />
+      <ParticipantesField tipo="obra" label="resources.Obras.fields.participaciones" />
+    </SimpleShowLayout>
+  </Show>
+);

@@ -1,0 +1,15 @@
+import { NumberField, Show, SimpleShowLayout, TextField } from 'react-admin';
+import { CategoriaField } from '../common/categoria';
+import { ParticipantesField } from '../common/related';
+
+export const PeliculaShow = () => (
+  <Show queryOptions={{ meta: { embed: ['participaciones'] } }}>
+    <SimpleShowLayout>
+      <TextField source="titulo" />
+      <TextField source="sipnosis" />
+      <NumberField source="duracion" />
+      <CategoriaField />
+      <ParticipantesField tipo="pelicula" label="resources.peliculas.fields.participaciones" />
+    </SimpleShowLayout>
+  </Show>
+);
