@@ -6,8 +6,17 @@ import { loadConfig } from '../src/config.js';
 import * as data from './seed-data.js';
 
 const config = loadConfig();
-// The seed is the operator's own loader: no rate limit, and the first API key when writes need one.
-const app = await buildApp({ ...config, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: 0 });
+// The seed is the operator's own loader: no rate limit, no load shedding (its own start-up can block
+// its event loop past the limit, and it serves no one else), and the first API key when writes
+// need one.
+const app = await buildApp({
+  ...config,
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: 0,
+  UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: 0,
+  UNDER_PRESSURE_MAX_HEAP_USED_BYTES: 0,
+  UNDER_PRESSURE_MAX_RSS_BYTES: 0,
+});
 const key = config.API_KEYS?.split(',')[0]?.trim();
 const headers = key ? { authorization: `Bearer ${key}` } : {};
 const counts = { created: 0, existing: 0 };
