@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', '.node24/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
