@@ -14,7 +14,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { waitForStore } from './db/wait.js';
 import { crossOrigin } from './ops/cors.js';
 import { healthRoutes } from './ops/health.js';
-import { serverLimits } from './ops/limits.js';
+import { expectationRefusals, serverLimits } from './ops/limits.js';
 import { protect } from './ops/protection.js';
 import { echoRequestId, requestIdOf } from './ops/requestId.js';
 import { resources } from './resources/index.js';
@@ -40,6 +40,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     ...serverLimits(config),
   });
   if (config.MAX_CONNECTIONS > 0) app.server.maxConnections = config.MAX_CONNECTIONS;
+  expectationRefusals(app);
   echoRequestId(app);
   const db = openDatabase(config.DATABASE_URL, {
     poolMax: config.DATABASE_POOL_MAX,

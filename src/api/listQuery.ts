@@ -126,7 +126,7 @@ function parseWindow(one: (param: string) => string | undefined): Window | undef
     const from = start ?? 0;
     if (end !== undefined && end <= from) throw badRequest(messages.query.endAfterStart);
     const limit = end !== undefined ? end - from : (limitParam ?? MAX_PAGE);
-    if (limit > MAX_PAGE) throw badRequest(messages.query.pageTooLarge(MAX_PAGE));
+    if (limit > MAX_PAGE) throw badRequest(messages.query.pageTooLarge('_end', MAX_PAGE));
     return { style: 'start', offset: from, limit };
   }
   const limit = int('limit', 1, MAX_PAGE);

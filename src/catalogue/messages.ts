@@ -83,6 +83,7 @@ export const messages = {
     requestTimeout: 'La petición no llegó completa a tiempo; se cerró la conexión.',
     headersTooLarge: (bytes: number) => `Las cabeceras de la petición superan el límite de ${bytes} bytes.`,
     malformedRequest: 'La petición HTTP está mal formada.',
+    expectation: (value: string) => `La cabecera Expect '${value}' no se admite; solo se admite 100-continue.`,
   },
 
   /** The list query parameters (README, "Lists: pages, filters, search, sort"). */
@@ -92,7 +93,7 @@ export const messages = {
     sortField: (field: string, fields: string[]) =>
       `El parámetro '_sort' nombra un campo que no existe: ${field} (campos: ${fields.join(', ')}).`,
     endAfterStart: "El parámetro '_end' debe ser mayor que '_start'.",
-    pageTooLarge: (max: number) => `Una página no puede tener más de ${max} registros.`,
+    pageTooLarge: (param: string, max: number) => `El parámetro '${param}' pide una página de más de ${max} registros, el máximo.`,
     relation: (param: string, name: string, allowed: readonly string[]) =>
       allowed.length > 0
         ? `El parámetro '${param}' no admite '${name}' (admite: ${allowed.join(', ')}).`

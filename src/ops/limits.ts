@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
 import { errorBodyOf } from '../api/errors.js';
@@ -27,6 +27,20 @@ export function serverLimits(config: Config) {
       answerClientError(this, error, socket, config.MAX_HEADER_BYTES);
     },
   };
+}
+
+/**
+ * A request whose `Expect` is anything but `100-continue` is refused with 417 (RFC 9110 §10.1.1)
+ * before it is routed; Node answers it with an empty body unless told otherwise, and the contract
+ * wants the error body on every refusal.
+ */
+export function expectationRefusals(app: FastifyInstance): void {
+  app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    const details = messages.protection.expectation(String(request.headers.expect ?? ''));
+    const json = JSON.stringify(errorBodyOf(path, 417, details, messages.moreInfo.general(path)));
+    response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) }).end(json);
+  });
 }
 
 /** Node's internals that say what a socket is doing; the same ones its own clientError answer reads. */

@@ -195,8 +195,8 @@ describe('list pages', () => {
       ['_start=10&_limit=1001', "El parámetro '_limit' debe estar entre 1 y 1000."],
       ['limit=1001', "El parámetro 'limit' debe estar entre 1 y 1000."],
       ['limit=1001&offset=0', "El parámetro 'limit' debe estar entre 1 y 1000."],
-      ['_start=0&_end=1001', 'Una página no puede tener más de 1000 registros.'],
-      ['_end=5000', 'Una página no puede tener más de 1000 registros.'],
+      ['_start=0&_end=1001', "El parámetro '_end' pide una página de más de 1000 registros, el máximo."],
+      ['_end=5000', "El parámetro '_end' pide una página de más de 1000 registros, el máximo."],
     ];
     for (const [query, details] of cases) {
       assertError(await send(app, 'GET', `/peliculas?${query}`), 400, { details, moreInfo: LIST_MORE_INFO('/peliculas') });
