@@ -221,7 +221,7 @@ describe(`security headers (${backend})`, () => {
   });
   after(() => app.close());
 
-  it('when the API answers, successes and errors alike, then it carries the security headers and a policy that allows nothing', async () => {
+  it('when the API answers, successes and errors alike, then it carries the security headers a JSON API needs, a policy that allows nothing, and none that only pages need', async () => {
     const answers = [
       await request(app, 'GET', '/categorias'),
       await request(app, 'GET', '/nada'),
@@ -231,9 +231,10 @@ describe(`security headers (${backend})`, () => {
     for (const res of answers) {
       assert.equal(res.headers['x-content-type-options'], 'nosniff');
       assert.equal(res.headers['x-frame-options'], 'DENY');
-      assert.equal(res.headers['referrer-policy'], 'no-referrer');
       assert.match(String(res.headers['strict-transport-security']), /^max-age=\d+/);
-      assert.equal(res.headers['cross-origin-opener-policy'], 'same-origin');
+      for (const pageOnly of ['x-xss-protection', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-dns-prefetch-control', 'referrer-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster']) {
+        assert.equal(res.headers[pageOnly], undefined, pageOnly);
+      }
       const policy = csp(res.headers['content-security-policy']);
       assert.deepEqual(policy.get('default-src'), ["'none'"]);
       assert.deepEqual(policy.get('frame-ancestors'), ["'none'"]);
@@ -252,6 +253,8 @@ describe(`security headers (${backend})`, () => {
     assert.ok(policy.get('img-src')?.includes('data:'), 'Swagger UI draws its icons from data: URLs');
     assert.equal(policy.has('upgrade-insecure-requests'), false);
     assert.equal(page.headers['x-content-type-options'], 'nosniff');
+    assert.equal(page.headers['referrer-policy'], 'no-referrer');
+    assert.equal(page.headers['cross-origin-opener-policy'], 'same-origin');
 
     // 'self' covers an asset only if it comes from this server, and no inline script runs under script-src 'self'.
     const scripts = [...page.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
