@@ -234,7 +234,8 @@ describe(`hostile input on every route (${backend})`, () => {
       if (status === 201) assert.ok(method === 'POST' && res.headers.location, where);
       if (status === 204) assert.ok(method === 'OPTIONS' && headers.origin !== undefined, where);
       // /docs/ redirects inside itself; / and /admin lead to the browser admin at /admin/.
-      if (status === 302) assert.ok(url.startsWith('/docs/') || ['/', '/admin'].includes(url.split('?')[0] ?? ''), where);
+      // '/..' and the like resolve to '/' before they are routed.
+      if (status === 302) assert.ok(url.startsWith('/docs/') || ['/', '/admin'].includes(new URL(url, 'http://x').pathname), where);
       if (status === 304) assert.ok(headers['if-none-match'] !== undefined, where);
       if (status === 405) {
         const allow = String(res.headers.allow ?? '');
