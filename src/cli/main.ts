@@ -3,6 +3,7 @@ import { createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfig } from '../config.js';
+import { countRows } from '../db/bulk.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Db } from '../db/schema.js';
@@ -172,7 +173,6 @@ async function requireMigrated(db: Db): Promise<void> {
 }
 
 async function recordCount(db: Db): Promise<number> {
-  const { countRows } = await import('../db/bulk.js');
   let total = 0;
   for (const r of resources) total += await countRows(db, r.table);
   return total;

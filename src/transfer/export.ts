@@ -39,15 +39,16 @@ export async function exportCatalogue(db: Db, format: ExportFormat, target: { ou
     if (format === 'json') await write(out, `{"formato":"${DOCUMENT.formato}","version":${DOCUMENT.version},"exportado":${JSON.stringify(new Date().toISOString())}`);
     for (const resource of resources) {
       if (format === 'json') await write(out, `,\n${JSON.stringify(resource.name)}:[`);
-      let first = true;
+      const before = written;
       for await (const rows of allRows(trx, resource.table, resource.key.name)) {
-        const lines = rows.map((row) =>
-          format === 'json' ? `${first ? ((first = false), '\n') : ',\n'}${resource.representation(row)}` : `{"recurso":${JSON.stringify(resource.name)},"registro":${resource.representation(row)}}\n`,
-        );
-        await write(out, lines.join(''));
+        const records = rows.map((row) => resource.representation(row));
+        const text = format === 'json'
+          ? `${written === before ? '\n' : ',\n'}${records.join(',\n')}`
+          : records.map((record) => `{"recurso":${JSON.stringify(resource.name)},"registro":${record}}\n`).join('');
+        await write(out, text);
         progress((written += rows.length));
       }
-      if (format === 'json') await write(out, first ? ']' : '\n]');
+      if (format === 'json') await write(out, written === before ? ']' : '\n]');
     }
     if (format === 'json') await write(out, '\n}\n');
   });
