@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { answerCache, type CachedAnswer } from '../cache/answers.js';
 import { fullList } from '../cache/fullList.js';
-import type { Versions } from '../cache/versions.js';
+import type { TableState, Versions } from '../cache/versions.js';
 import { messages } from '../catalogue/messages.js';
 import { notFound } from '../catalogue/refusal.js';
 import { listRows, type ListQuery } from '../db/listing.js';
@@ -32,7 +32,7 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
   const route = (operation: 'read' | 'create' | 'update' | 'remove') => ({ nouns, operation });
   const wholeTable = fullList(db, versions, table, key.name, resource.representation);
   // Lookups and pages with no relations attached depend on this table alone.
-  const answers = versions.inMemory ? answerCache(versions, table, ANSWER_CACHE_LIMITS) : undefined;
+  const answers = answerCache(versions, table, ANSWER_CACHE_LIMITS);
 
   async function attach(rows: Row[], query: Pick<ListQuery, 'expand' | 'embed'>) {
     for (const name of query.expand) await relations.expand[name]?.attach(db, rows, name);
@@ -40,8 +40,8 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
   }
   const cacheFor = (query: Pick<ListQuery, 'expand' | 'embed'>) => (query.expand.length === 0 && query.embed.length === 0 ? answers : undefined);
 
-  async function page(raw: RawQuery, query: ListQuery) {
-    const { rows, total } = await listRows(db, { table, key: key.name, kinds: resource.kinds }, query);
+  async function page(raw: RawQuery, query: ListQuery, state: TableState) {
+    const { rows, total } = await listRows(db, { table, key: key.name, kinds: resource.kinds }, query, state.rows);
     const headers: Record<string, string> = { 'x-total-count': String(total) };
     if (query.window) headers.link = linkHeader(resource.path, raw, query.window, total);
     return { rows: rows as Row[], headers };
@@ -57,12 +57,12 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
     }
     const query = parseListQuery(raw, resource.kinds, names);
     // Keyed by the URL as sent: the Link header repeats its parameters.
-    const cached = await cacheFor(query)?.(request.url, async () => {
-      const { rows, headers } = await page(raw, query);
+    const cached = await cacheFor(query)?.(request.url, async (state) => {
+      const { rows, headers } = await page(raw, query, state);
       return { body: `[${rows.map(resource.representation).join(',')}]`, headers };
     });
     if (cached) return sendCached(reply, cached);
-    const { rows, headers } = await page(raw, query);
+    const { rows, headers } = await page(raw, query, await versions.of(table));
     await attach(rows, query);
     return reply.headers(headers).send(rows);
   });

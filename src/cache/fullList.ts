@@ -29,7 +29,7 @@ export function fullList(db: Db, versions: Versions, table: keyof Database, key:
 
   return async function answer(): Promise<FullList> {
     // The version is read before the rows: a write in between leaves a cache that the next read refreshes.
-    const version = await versions.of(table);
+    const { version } = await versions.of(table);
     if (reading?.version === version) await reading.done;
     if (cached?.version === version) return cached;
 

@@ -1,30 +1,61 @@
 import { sqliteOf } from '../db/connect.js';
 import type { Database, Db } from '../db/schema.js';
 
-/**
- * Whether a table changed: its row in `versiones`, which the store's own triggers bump on every
- * change, whichever connection or process made it (migration 0003). Every cache keeps its answers
- * under the version it read them at, and drops them when the version moves: that is the one
- * invalidation rule, and no writer needs to know about caches.
- */
-export interface Versions {
-  /** The table's current version. */
-  of(table: keyof Database): Promise<number>;
-  /**
-   * Whether of() usually answers from memory. When it must ask the database (PostgreSQL), reading
-   * a version costs as much as a one-row query, so only answers dearer than that are worth caching.
-   */
-  inMemory: boolean;
+/** A table as `versiones` describes it: its version and how many rows it holds. */
+export interface TableState {
+  version: number;
+  rows: number;
 }
 
-export function tableVersions(db: Db): Versions {
-  const read = async (table: keyof Database) =>
-    Number((await db.selectFrom('versiones').select('version').where('tabla', '=', table).executeTakeFirst())?.version ?? 0);
-  const sqlite = sqliteOf(db);
-  if (!sqlite) return { of: read, inMemory: false };
+/**
+ * Whether a table changed, and its size: its row in `versiones`, which the store's own triggers
+ * keep on every change, whichever connection or process made it (migrations 0003 and 0004). Every
+ * cache keeps its answers under the version it read them at, and drops them when the version
+ * moves: that is the one invalidation rule, and no writer needs to know about caches.
+ */
+export interface Versions {
+  of(table: keyof Database): Promise<TableState>;
+}
 
-  // SQLite: data_version changes only when another connection commits, and the connections of this
-  // process count their own writes; while neither moved, the versions last read still hold without reading a table.
+type States = Map<string, TableState>;
+const NONE: TableState = { version: 0, rows: 0 };
+
+export function tableVersions(db: Db): Versions {
+  // Every table's row at once: six short rows cost about what one does.
+  const readAll = async (): Promise<States> => {
+    const rows = await db.selectFrom('versiones').select(['tabla', 'version', 'filas']).execute();
+    return new Map(rows.map((row) => [row.tabla, { version: Number(row.version), rows: Number(row.filas) }]));
+  };
+  const sqlite = sqliteOf(db);
+  return sqlite ? sqliteVersions(sqlite, readAll) : sharedReads(readAll);
+}
+
+/**
+ * PostgreSQL: a query per request would cost as much as the lookup it saves. Requests that arrive
+ * in one turn of the event loop share one read, sent once that turn is over: it starts after each of
+ * them arrived, so it sees every write acknowledged before any of them was sent.
+ */
+function sharedReads(readAll: () => Promise<States>): Versions {
+  let next: Promise<States> | undefined;
+  return {
+    async of(table) {
+      next ??= new Promise<States>((resolve, reject) =>
+        setImmediate(() => {
+          next = undefined;
+          readAll().then(resolve, reject);
+        }),
+      );
+      return (await next).get(table) ?? NONE;
+    },
+  };
+}
+
+/**
+ * SQLite: data_version changes only when another connection commits, and the connections of this
+ * process count their own writes; while neither moved, the states last read still hold without
+ * reading a table.
+ */
+function sqliteVersions(sqlite: NonNullable<ReturnType<typeof sqliteOf>>, readAll: () => Promise<States>): Versions {
   // Prepared once: pragma() would prepare the statement on every call.
   const dataVersionStatement = sqlite.handle.prepare('PRAGMA data_version').pluck();
   // Requests handled in one turn of the event loop were all in flight together, so a commit by
@@ -38,24 +69,23 @@ export function tableVersions(db: Db): Versions {
     }
     return thisTurn;
   };
-  const known = new Map<string, number>();
+  let known: States | undefined;
   let seen = { dataVersion: -1, writes: -1 };
   return {
     async of(table) {
       const dataVersion = dataVersionOf();
       const writes = sqlite.writes();
       if (dataVersion !== seen.dataVersion || writes !== seen.writes) {
-        known.clear();
+        known = undefined;
         seen = { dataVersion, writes };
       }
-      let version = known.get(table);
-      if (version === undefined) {
-        version = await read(table);
-        // A write may have landed while reading; keep it only if nothing moved meanwhile.
-        if (sqlite.writes() === seen.writes) known.set(table, version);
+      let states = known;
+      if (states === undefined) {
+        states = await readAll();
+        // A write may have landed while reading; keep the states only if nothing moved meanwhile.
+        if (sqlite.writes() === seen.writes) known = states;
       }
-      return version;
+      return states.get(table) ?? NONE;
     },
-    inMemory: true,
   };
 }

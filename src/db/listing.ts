@@ -40,11 +40,12 @@ export interface ListTable {
 }
 
 /**
- * A filtered, sorted, windowed list and its total, for any resource. Column names come from the
+ * A filtered, sorted, windowed list and its total, for any resource (`rowsInTable`: the table's
+ * row count as `versiones` keeps it, the total when nothing is filtered). Column names come from the
  * resource's own schema (ListTable.kinds), never from the request. Text compares the normalized
  * `<field>_clave` columns, in code-point order on both backends, so answers are identical.
  */
-export async function listRows(db: Db, spec: ListTable, query: ListQuery): Promise<{ rows: unknown[]; total: number }> {
+export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsInTable: number): Promise<{ rows: unknown[]; total: number }> {
   const dialect = dialectOf(db);
   const column = (field: string) => sql.ref(spec.kinds[field]?.type === 'text' ? `${field}_clave` : field);
   const ordered = (field: string): RawBuilder<unknown> =>
@@ -64,11 +65,14 @@ export async function listRows(db: Db, spec: ListTable, query: ListQuery): Promi
   const order = [...query.sort.map((s) => sql`${ordered(s.field)} ${sql.raw(s.descending ? 'desc' : 'asc')}`), sql`${sql.ref(spec.key)} asc`];
   const window = query.window ? sql`limit ${query.window.limit} offset ${query.window.offset}` : sql``;
   const table = sql.table(spec.table);
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     sql`select * from ${table} ${filtered} order by ${sql.join(order)} ${window}`.execute(db),
-    sql<{ n: number | string }>`select count(*) as n from ${table} ${filtered}`.execute(db),
+    // Unfiltered, the total is the table's row count, which the store keeps (migration 0004).
+    where.length === 0
+      ? rowsInTable
+      : sql<{ n: number | string }>`select count(*) as n from ${table} ${filtered}`.execute(db).then(({ rows: [count] }) => Number(count?.n ?? 0)),
   ]);
-  return { rows: rows.rows, total: Number(count.rows[0]?.n ?? 0) };
+  return { rows: rows.rows, total };
 }
 
 const ALL = sql<SqlBool>`1 = 1`;

@@ -4,6 +4,7 @@ import type { Db } from './schema.js';
 import * as catalogue from './migrations/0001_catalogue.js';
 import * as textKeys from './migrations/0002_text_keys.js';
 import * as versions from './migrations/0003_versions.js';
+import * as rowCounts from './migrations/0004_row_counts.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0001_catalogue': catalogue,
   '0002_text_keys': textKeys,
   '0003_versions': versions,
+  '0004_row_counts': rowCounts,
 };
 
 /** Every migration, oldest first. */

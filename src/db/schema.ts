@@ -66,10 +66,11 @@ export interface ParticipacionesTable {
   evento_urbano_id: Generated<number | null>;
 }
 
-/** One row per table: bumped by triggers on every change to it (migration 0003). */
+/** One row per table, kept by triggers on every change to it: its version (migration 0003) and row count (0004). */
 export interface VersionesTable {
   tabla: string;
   version: number;
+  filas: number;
 }
 
 export interface Database {

@@ -33,7 +33,7 @@ const NAMED = 5;
 /**
  * The store's health: its migrations, its records per resource, and an integrity check (SQLite's
  * own integrity and foreign-key checks; on PostgreSQL, that every constraint is validated; on
- * both, that every normalized key column still matches its text).
+ * both, that every normalized key column still matches its text and every kept row count its table).
  */
 export async function checkStore(db: Db): Promise<CheckReport> {
   const migrations = await migrationStates(db);
@@ -42,6 +42,12 @@ export async function checkStore(db: Db): Promise<CheckReport> {
   return inSnapshot(db, async (trx) => {
     const counts: Record<string, number> = {};
     for (const resource of resources) counts[resource.name] = await countRows(trx, resource.table);
+    // The row counts pages answer with (migration 0004) must be the tables' own.
+    const kept = await trx.selectFrom('versiones').select(['tabla', 'filas']).execute();
+    for (const resource of resources) {
+      const filas = Number(kept.find((row) => row.tabla === resource.table)?.filas);
+      if (filas !== counts[resource.name]) problems.push(`versiones says ${resource.table} holds ${filas} rows; it holds ${counts[resource.name]}`);
+    }
     const sqlite = sqliteOf(db)?.handle;
     if (sqlite) {
       const integrity = sqlite.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];

@@ -6,7 +6,7 @@ import { answerCache } from '../../src/cache/answers.js';
 /** A table version the test moves by hand. */
 function fakeVersions() {
   let version = 1;
-  const versions: Versions = { of: async () => version, inMemory: true };
+  const versions: Versions = { of: async () => ({ version, rows: 1 }) };
   return { versions, bump: () => version++ };
 }
 
