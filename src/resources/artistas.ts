@@ -1,4 +1,5 @@
 import { withKeys } from '../catalogue/keys.js';
+import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Dni, LongText, ShortText } from '../catalogue/fields.js';
 
@@ -25,8 +26,8 @@ export const artistas = defineResource({
   store: (db) => ({
     get: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
     find: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
-    create: (a) => db.insertInto('artistas').values(withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')).returningAll().executeTakeFirstOrThrow(),
-    update: (dni, a) => db.updateTable('artistas').set(withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')).where('dni', '=', dni).returningAll().executeTakeFirst(),
+    create: (a) => insertReturning(db, 'artistas', withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')),
+    update: (dni, a) => updateReturning(db, 'artistas', 'dni', dni, withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')),
     // The artist's participations go with it (ON DELETE CASCADE).
     remove: async (dni) => (await db.deleteFrom('artistas').where('dni', '=', dni).executeTakeFirst()).numDeletedRows > 0n,
   }),

@@ -1,4 +1,5 @@
 import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Id, Title } from '../catalogue/fields.js';
 import { messages } from '../catalogue/messages.js';
@@ -27,9 +28,9 @@ export const categorias = defineResource({
     find: (nombre) =>
       db.selectFrom('categorias').selectAll().where('nombre_clave', '=', normalizeKey(nombre)).executeTakeFirst(),
     create: (c) =>
-      db.insertInto('categorias').values(withKeys(c, 'nombre')).returningAll().executeTakeFirstOrThrow(),
+      insertReturning(db, 'categorias', withKeys(c, 'nombre')),
     update: (id, c) =>
-      db.updateTable('categorias').set(withKeys(c, 'nombre')).where('id', '=', id).returningAll().executeTakeFirst(),
+      updateReturning(db, 'categorias', 'id', id, withKeys(c, 'nombre')),
     // Movies, works and events restrict the delete of a category they use (foreign keys).
     remove: async (id) => (await db.deleteFrom('categorias').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
     stillUsed: async (id) => {

@@ -1,4 +1,5 @@
 import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Fecha, Id, LongText, ShortText, Title } from '../catalogue/fields.js';
 import { categorias } from './categorias.js';
@@ -28,9 +29,9 @@ export const eventosUrbanos = defineResource({
     find: (titulo) =>
       db.selectFrom('eventos_urbanos').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
     create: (e) =>
-      db.insertInto('eventos_urbanos').values(withKeys(e, 'titulo', 'descripcion', 'lugar')).returningAll().executeTakeFirstOrThrow(),
+      insertReturning(db, 'eventos_urbanos', withKeys(e, 'titulo', 'descripcion', 'lugar')),
     update: (id, e) =>
-      db.updateTable('eventos_urbanos').set(withKeys(e, 'titulo', 'descripcion', 'lugar')).where('id', '=', id).returningAll().executeTakeFirst(),
+      updateReturning(db, 'eventos_urbanos', 'id', id, withKeys(e, 'titulo', 'descripcion', 'lugar')),
     // Participations in the event go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('eventos_urbanos').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
   }),

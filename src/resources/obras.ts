@@ -1,4 +1,5 @@
 import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
 import { categorias } from './categorias.js';
@@ -28,9 +29,9 @@ export const obras = defineResource({
     find: (titulo) =>
       db.selectFrom('obras').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
     create: (o) =>
-      db.insertInto('obras').values(withKeys(o, 'titulo', 'descripcion')).returningAll().executeTakeFirstOrThrow(),
+      insertReturning(db, 'obras', withKeys(o, 'titulo', 'descripcion')),
     update: (id, o) =>
-      db.updateTable('obras').set(withKeys(o, 'titulo', 'descripcion')).where('id', '=', id).returningAll().executeTakeFirst(),
+      updateReturning(db, 'obras', 'id', id, withKeys(o, 'titulo', 'descripcion')),
     // Participations in the work go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('obras').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
   }),

@@ -1,5 +1,6 @@
 import { Dni, Id, TipoEvento, type TipoEvento as Tipo } from '../catalogue/fields.js';
 import { artistas } from './artistas.js';
+import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { itemResources as items } from './items.js';
 
@@ -31,8 +32,8 @@ export const participaciones = defineResource({
     get: (id) => db.selectFrom('participaciones').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (tipo) =>
       db.selectFrom('participaciones').selectAll().where('tipo_evento', '=', tipo).orderBy('id').limit(1).executeTakeFirst(),
-    create: (p) => db.insertInto('participaciones').values(p).returningAll().executeTakeFirstOrThrow(),
-    update: (id, p) => db.updateTable('participaciones').set(p).where('id', '=', id).returningAll().executeTakeFirst(),
+    create: (p) => insertReturning(db, 'participaciones', p),
+    update: (id, p) => updateReturning(db, 'participaciones', 'id', id, p),
     remove: async (id) => (await db.deleteFrom('participaciones').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
   }),
 });

@@ -1,4 +1,5 @@
 import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
 import { categorias } from './categorias.js';
@@ -29,9 +30,9 @@ export const peliculas = defineResource({
     find: (titulo) =>
       db.selectFrom('peliculas').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
     create: (p) =>
-      db.insertInto('peliculas').values(withKeys(p, 'titulo', 'sipnosis')).returningAll().executeTakeFirstOrThrow(),
+      insertReturning(db, 'peliculas', withKeys(p, 'titulo', 'sipnosis')),
     update: (id, p) =>
-      db.updateTable('peliculas').set(withKeys(p, 'titulo', 'sipnosis')).where('id', '=', id).returningAll().executeTakeFirst(),
+      updateReturning(db, 'peliculas', 'id', id, withKeys(p, 'titulo', 'sipnosis')),
     // Participations in the movie go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('peliculas').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
   }),
