@@ -2,6 +2,7 @@ import { DataTable, DateField, DateInput, List } from 'react-admin';
 import { CategoriaField, CategoriaInput } from '../common/categoria';
 import { searchFilter } from '../common/filters';
 import { ResponsiveTable } from '../common/ResponsiveTable';
+import { ShowLink } from '../common/ShowLink';
 
 const filters = [
   searchFilter,
@@ -14,7 +15,7 @@ export const EventoList = () => (
   <List filters={filters} sort={{ field: 'fecha', order: 'ASC' }}>
     <ResponsiveTable primaryText={(r) => r.titulo} secondaryText={(r) => `${new Date(r.fecha).toLocaleString('es')} · ${r.lugar}`}>
       <DataTable.Col source="id" />
-      <DataTable.Col source="titulo" />
+      <DataTable.Col source="titulo" render={(r) => <ShowLink>{r.titulo}</ShowLink>} />
       <DataTable.Col source="fecha" field={DateField} />
       <DataTable.Col source="lugar" />
       <DataTable.Col source="categoria_id">
