@@ -7,7 +7,8 @@ import { request, type Answer } from './http';
  * resource names are the service's paths (`peliculas`, `Obras`…). Its quirks, handled here:
  * - `GET /peliculas/{x}` looks a title up, so one record is read by `?id=` (artists by `?dni=`);
  * - artists are keyed by `dni`, which react-admin sees as `id`;
- * - an edit sends `If-Match` with the ETag of the record as it was read.
+ * - an edit sends `If-Match` with the ETag of the record as it was read, so a record deleted
+ *   meanwhile is refused with 412 too: that one is told apart by reading it again.
  */
 
 type Json = Record<string, unknown>;
@@ -78,6 +79,11 @@ async function getList(resource: string, params: Partial<GetListParams>) {
   return { data: list(answer).map((r) => fromApi(resource, r)), total: Number(answer.headers.get('x-total-count') ?? 0) };
 }
 
+/** Whether the record is no longer there (a refused If-Match says only that it is not as it was read). */
+async function isGone(resource: string, id: Identifier): Promise<boolean> {
+  return list(await request('GET', `/${resource}${query(resource, { id })}`)).length === 0;
+}
+
 // react-admin's methods are generic in the record type, which only the caller knows: the answers are cast.
 export const dataProvider: DataProvider = {
   getList: (resource, params) => getList(resource, params) as never,
@@ -106,10 +112,19 @@ export const dataProvider: DataProvider = {
   },
 
   async update(resource, params) {
-    const answer = await request('PUT', one(resource, params.id), {
-      body: toApi(resource, params.data),
-      ifMatch: etags.get(tagKey(resource, params.id)),
-    });
+    let answer: Answer;
+    try {
+      answer = await request('PUT', one(resource, params.id), {
+        body: toApi(resource, params.data),
+        ifMatch: etags.get(tagKey(resource, params.id)),
+      });
+    } catch (error) {
+      if ((error as HttpError).status === 412 && (await isGone(resource, params.id))) {
+        etags.delete(tagKey(resource, params.id));
+        throw new HttpError('cartelera.errors.deletedMeanwhile', 404);
+      }
+      throw error;
+    }
     remember(resource, answer.json as Json);
     return { data: fromApi(resource, answer.json as Json) } as never;
   },

@@ -93,6 +93,7 @@ export const spanishMessages: TranslationMessages = {
     errors: {
       unreachable: 'No se pudo contactar con el servicio. Compruebe la conexión e inténtelo de nuevo.',
       notFound: 'El registro no existe: quizá alguien lo eliminó.',
+      deletedMeanwhile: 'No se guardó nada: otra persona eliminó este registro mientras usted lo editaba.',
     },
   },
 };
