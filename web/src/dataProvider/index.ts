@@ -8,7 +8,8 @@ import { request, type Answer } from './http';
  * - `GET /peliculas/{x}` looks a title up, so one record is read by `?id=` (artists by `?dni=`);
  * - artists are keyed by `dni`, which react-admin sees as `id`;
  * - an edit sends `If-Match` with the ETag of the record as it was read, so a record deleted
- *   meanwhile is refused with 412 too: that one is told apart by reading it again.
+ *   meanwhile is refused with 412 too: that one is told apart by reading it again;
+ * - a plain date bounding `fecha` means a day of the user's: its first instant, or its last.
  */
 
 type Json = Record<string, unknown>;
@@ -37,12 +38,23 @@ function toApi(resource: string, data: Partial<RaRecord>): Json {
 
 const one = (resource: string, id: Identifier) => `/${resource}/${encodeURIComponent(String(id))}`;
 
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `fecha_gte=2027-02-20` would mean midnight UTC, `fecha_lte` would leave the day itself out: the local day is meant. */
+function filterValue(field: string, value: unknown): string {
+  const text = String(value);
+  if (!PLAIN_DATE.test(text)) return text;
+  if (field === 'fecha_gte') return new Date(`${text}T00:00:00`).toISOString();
+  if (field === 'fecha_lte') return new Date(`${text}T23:59:59.999`).toISOString();
+  return text;
+}
+
 /** The query string: filters by equality (a list means "any of"), then the other parameters. */
 function query(resource: string, filter: Json, extra: [string, string][] = []): string {
   const params = new URLSearchParams();
   for (const [field, value] of Object.entries(filter)) {
     if (value === undefined || value === null || value === '') continue;
-    for (const v of [value].flat()) params.append(wireName(resource, field), String(v));
+    for (const v of [value].flat()) params.append(wireName(resource, field), filterValue(field, v));
   }
   for (const [name, value] of extra) params.append(name, value);
   const text = params.toString();
