@@ -1,8 +1,11 @@
 import { AutocompleteInput, ReferenceField, ReferenceInput, TextField, type ReferenceFieldProps } from 'react-admin';
 
-/** The category picker: chosen by name, searched as the service searches (accents and case ignored). */
-export const CategoriaInput = (props: { alwaysOn?: boolean }) => (
-  <ReferenceInput source="categoria_id" reference="categorias" sort={{ field: 'nombre', order: 'ASC' }} {...props}>
+/**
+ * The category picker: chosen by name, searched as the service searches (accents and case ignored).
+ * Among a list's filters the element itself must name its `source`: the filter menu and form read it there.
+ */
+export const CategoriaInput = ({ source = 'categoria_id', ...props }: { source?: 'categoria_id'; alwaysOn?: boolean }) => (
+  <ReferenceInput source={source} reference="categorias" sort={{ field: 'nombre', order: 'ASC' }} {...props}>
     <AutocompleteInput optionText="nombre" label="resources.peliculas.fields.categoria_id" />
   </ReferenceInput>
 );

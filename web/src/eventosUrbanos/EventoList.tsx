@@ -6,7 +6,7 @@ import { ShowLink } from '../common/ShowLink';
 
 const filters = [
   searchFilter,
-  <CategoriaInput key="categoria_id" />,
+  <CategoriaInput key="categoria_id" source="categoria_id" />,
   <DateInput key="fecha_gte" source="fecha_gte" />,
   <DateInput key="fecha_lte" source="fecha_lte" />,
 ];
