@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, screenshot, startService, type Watched } from './browser.js';
+import { launchChromium, openPage, screenshot, startService, type PageOptions, type Watched } from './browser.js';
 
 type Started = Awaited<ReturnType<typeof startService>>;
 const TIMEOUT = { timeout: 120_000 };
@@ -18,11 +18,11 @@ after(async () => {
 });
 
 /** Pages opened by a test, whose problems it checks at its end. */
-async function session(width?: number) {
+async function session(options: PageOptions = {}) {
   const opened: Watched[] = [];
   return {
     async open(): Promise<Page> {
-      const watched = await openPage(browser, { width });
+      const watched = await openPage(browser, options);
       opened.push(watched);
       return watched.page;
     },
@@ -40,6 +40,11 @@ const save = (page: Page) => page.getByRole('button', { name: 'Guardar' }).click
 async function pick(page: Page, name: string, typed: string, option: string | RegExp) {
   await input(page, name).fill(typed);
   await page.getByRole('option', { name: option }).click();
+}
+/** Waits until the page has no request under way (react-admin's loading indicator is gone). */
+async function settled(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.locator('[role=progressbar]').first().waitFor({ state: 'detached' });
 }
 /** The text shown under an input (its helper or error). */
 async function helperText(page: Page, name: string): Promise<string> {
@@ -160,7 +165,7 @@ describe('the admin at /admin/', () => {
 
   it('when a form is refused for a field, then the sentence shows on that field, and once fixed it saves', TIMEOUT, async () => {
     await service.api.create('/categorias', { nombre: 'Teatro clásico' });
-    const s = await session();
+    const s = await session({ refusals: [400] });
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/Obras/create`);
     await input(page, 'titulo').fill('La vida es sueño');
@@ -184,7 +189,7 @@ describe('the admin at /admin/', () => {
   it('when a category in use is deleted, then the API\'s sentence is shown and nothing is deleted', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Documental' });
     await service.api.create('/peliculas', { titulo: 'El etnógrafo', sipnosis: 'Un antropólogo en el Chaco.', duracion: 90, categoria_id: categoria.id });
-    const s = await session();
+    const s = await session({ refusals: [400] });
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/categorias/${categoria.id}`);
     await input(page, 'nombre').and(page.locator('[value="Documental"]')).waitFor();
@@ -200,7 +205,7 @@ describe('the admin at /admin/', () => {
   it('when two tabs edit one record, then the second to save is told it changed, and can reload without losing what it typed', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Comedia' });
     const obra = await service.api.create('/Obras', { titulo: 'Esperando la carroza', descripcion: 'Una familia.', duracion: 90, categoria_id: categoria.id });
-    const s = await session();
+    const s = await session({ refusals: [412] });
     const [first, second] = [await s.open(), await s.open()];
     for (const page of [first, second]) {
       await page.goto(`${service.base}/admin/#/Obras/${obra.id}`);
@@ -252,7 +257,7 @@ describe('the admin at /admin/', () => {
     await s.close();
   });
 
-  it('when every screen is opened on a phone (360 px), then each fits its width, labels its inputs and logs no error', TIMEOUT, async () => {
+  it('when every screen is opened on a phone (360 px) and on a desktop, then each fits its width, is in Spanish, labels its inputs, links each listed record and logs no error', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Callejero' });
     const evento = await service.api.create('/eventosUrbanos', {
       titulo: 'Murga en el barrio', descripcion: 'Murgas.', fecha: '2027-02-20', lugar: 'Parque Rodó', categoria_id: categoria.id,
@@ -267,24 +272,36 @@ describe('the admin at /admin/', () => {
       participaciones: participacion.id,
       categorias: categoria.id,
     };
-    const s = await session(360);
-    const page = await s.open();
-    for (const [resource, id] of Object.entries(records)) {
-      for (const screen of ['', '/create', `/${id}/show`, `/${id}`]) {
-        await page.goto(`${service.base}/admin/#/${resource}${screen}`);
-        await page.locator('#main-content').waitFor();
-        await page.waitForLoadState('networkidle');
-        const name = `${resource}${screen.replace(String(id), 'id').replaceAll('/', '-')}-360`;
-        await screenshot(page, name);
-        const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-        assert.ok(Number(overflow) <= 0, `${name}: ${overflow} px wider than the screen`);
-        const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, textarea')]
-          .filter((i) => i.type !== 'hidden' && i.getAttribute('aria-hidden') !== 'true' && i.labels.length === 0 && !i.getAttribute('aria-label'))
-          .map((i) => i.name || i.outerHTML)`);
-        assert.deepEqual(unlabelled, [], `${name}: inputs without a label`);
+    for (const width of [360, 1280]) {
+      const s = await session({ width });
+      const page = await s.open();
+      for (const [resource, id] of Object.entries(records)) {
+        for (const screen of ['', '/create', `/${id}/show`, `/${id}`]) {
+          await page.goto(`${service.base}/admin/#/${resource}${screen}`);
+          await page.locator('#main-content').waitFor();
+          await settled(page);
+          const name = `${resource}${screen.replace(String(id), 'id').replaceAll('/', '-')}-${width}`;
+          await screenshot(page, name);
+          const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+          assert.ok(Number(overflow) <= 0, `${name}: ${overflow} px wider than the screen`);
+          const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, textarea')]
+            .filter((i) => i.type !== 'hidden' && i.getAttribute('aria-hidden') !== 'true' && i.labels.length === 0 && !i.getAttribute('aria-label'))
+            .map((i) => i.name || i.outerHTML)`);
+          assert.deepEqual(unlabelled, [], `${name}: inputs without a label`);
+          // A message key or a plural form ("Película |||| Películas") shown as it is was never translated.
+          const untranslated = /\|\|\|\||\b(?:ra|resources|cartelera)\.[a-z_]+\.[\w.]+/i.exec(await page.locator('body').innerText());
+          assert.equal(untranslated, null, `${name}: text left untranslated`);
+          if (screen === '') {
+            // The keyboard opens a record through a link: each listed record has one to its page.
+            const unlinked = await page.evaluate(`[...document.querySelectorAll('#main-content tbody tr, #main-content ul:not(.MuiPagination-ul) > li')]
+              .filter((row) => !row.querySelector('a[href^="#/${resource}/"]') && !row.matches('a[href^="#/${resource}/"]'))
+              .map((row) => row.textContent)`);
+            assert.deepEqual(unlinked, [], `${name}: listed records without a link`);
+          }
+        }
       }
+      await s.close();
     }
-    await s.close();
   });
 });
 
@@ -299,7 +316,7 @@ describe('the admin with write keys (API_KEYS)', () => {
   });
 
   it('when the first write is refused for want of a key, then the key is asked for, a wrong one explained, and the right one saves and is kept for the session', TIMEOUT, async () => {
-    const s = await session();
+    const s = await session({ refusals: [401, 403] });
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/categorias/create`);
     await input(page, 'nombre').fill('Zarzuela');
@@ -326,7 +343,7 @@ describe('the admin with write keys (API_KEYS)', () => {
   });
 
   it('when the key is not given, then nothing is saved and the user is told why', TIMEOUT, async () => {
-    const s = await session();
+    const s = await session({ refusals: [401] });
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/categorias/create`);
     await input(page, 'nombre').fill('Ópera');
