@@ -46,6 +46,14 @@ async function settled(page: Page) {
   await page.waitForLoadState('networkidle');
   await page.locator('[role=progressbar]').first().waitFor({ state: 'detached' });
 }
+/** Presses Tab until `focused` (page code, as text) is true of the focused element. */
+async function tabTo(page: Page, focused: string) {
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(focused)) return;
+  }
+  assert.fail(`Tab never reached: ${focused}`);
+}
 /** The text shown under an input (its helper or error). */
 async function helperText(page: Page, name: string): Promise<string> {
   const id = await input(page, name).getAttribute('aria-describedby');
@@ -254,6 +262,148 @@ describe('the admin at /admin/', () => {
     await page.getByText('Archivo 250').waitFor();
     await screenshot(page, 'peliculas-paginas');
     assert.equal((await service.api.list(`/peliculas?categoria_id=${categoria.id}&_limit=1000`)).length, 250);
+    await s.close();
+  });
+
+  it('when a member of staff uses only the keyboard, then they can add a movie, find it, open it and fix it', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Policial' });
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/peliculas/create`);
+    await input(page, 'titulo').waitFor();
+    await tabTo(page, "document.activeElement.name === 'titulo'");
+    await page.keyboard.type('Nueve reinas');
+    await tabTo(page, "document.activeElement.name === 'sipnosis'");
+    await page.keyboard.type('Dos estafadores y un sello.');
+    await tabTo(page, "document.activeElement.name === 'duracion'");
+    await page.keyboard.type('114');
+    await tabTo(page, "document.activeElement.name === 'categoria_id'");
+    await page.keyboard.type('polic');
+    await page.getByRole('option', { name: 'Policial' }).waitFor();
+    await page.getByRole('option').nth(1).waitFor({ state: 'detached' });
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await tabTo(page, "document.activeElement.getAttribute('aria-label') === 'Guardar'");
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/peliculas\/\d+\/show$/);
+    const [created] = await service.api.list('/peliculas?titulo=Nueve%20reinas');
+    assert.deepEqual({ ...created, id: 0 }, { id: 0, titulo: 'Nueve reinas', sipnosis: 'Dos estafadores y un sello.', duracion: 114, categoria_id: categoria.id });
+
+    await page.goto(`${service.base}/admin/#/peliculas`);
+    await tabTo(page, "document.activeElement.name === 'q'");
+    await page.keyboard.type('nueve');
+    await tabTo(page, "document.activeElement.tagName === 'A' && document.activeElement.textContent === 'Nueve reinas'");
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`#/peliculas/${created?.id}/show$`));
+    await tabTo(page, "document.activeElement.getAttribute('aria-label') === 'Editar'");
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`#/peliculas/${created?.id}$`));
+    await input(page, 'duracion').and(page.locator('[value="114"]')).waitFor();
+    await tabTo(page, "document.activeElement.name === 'duracion'");
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('115');
+    await tabTo(page, "document.activeElement.getAttribute('aria-label') === 'Guardar'");
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/show$/);
+    assert.equal((await service.api.list(`/peliculas?id=${created?.id}`))[0]?.duracion, 115);
+    await s.close();
+  });
+
+  it('when a save is refused for a reason no field explains, then a notification says why and nothing changes', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Western' });
+    await service.api.create('/peliculas', { titulo: 'Lo bueno, lo malo', sipnosis: 'Tres pistoleros.', duracion: 160, categoria_id: categoria.id });
+    const s = await session({ refusals: [400, 412, 0] });
+    const page = await s.open();
+
+    // A title that exists (accents and case aside).
+    await page.goto(`${service.base}/admin/#/peliculas/create`);
+    await input(page, 'titulo').fill('LO BUENO, LO MALO');
+    await input(page, 'sipnosis').fill('Otra vez.');
+    await input(page, 'duracion').fill('100');
+    await pick(page, 'categoria_id', 'western', 'Western');
+    await save(page);
+    await page.getByText('Ya existe una película con el titulo de: LO BUENO, LO MALO, por favor, intente con otro distinto').waitFor();
+    await screenshot(page, 'pelicula-titulo-repetido');
+    assert.equal((await service.api.list(`/peliculas?categoria_id=${categoria.id}`)).length, 1);
+
+    // A record deleted while it was being edited.
+    const efimera = await service.api.create('/categorias', { nombre: 'Efímera' });
+    await page.goto(`${service.base}/admin/#/categorias/${efimera.id}`);
+    await input(page, 'nombre').and(page.locator('[value="Efímera"]')).waitFor();
+    assert.equal((await service.api.call('DELETE', `/categorias/${efimera.id}`)).status, 200);
+    await input(page, 'nombre').fill('Perenne');
+    await save(page);
+    await page.getByText('No se guardó nada: otra persona eliminó este registro mientras usted lo editaba.').waitFor();
+    assert.equal(await page.getByText('Otra persona cambió este registro').count(), 0, 'not told it changed: it is gone');
+    await screenshot(page, 'categoria-eliminada-mientras');
+    assert.deepEqual(await service.api.list('/categorias?nombre=Perenne'), []);
+
+    // The service out of reach: the connection is refused.
+    await page.goto(`${service.base}/admin/#/categorias/create`);
+    await input(page, 'nombre').fill('Sin conexión');
+    await page.route('**/categorias', (route) => route.abort('connectionrefused'));
+    await save(page);
+    await page.getByText('No se pudo contactar con el servicio. Compruebe la conexión e inténtelo de nuevo.').waitFor();
+    await screenshot(page, 'servicio-inalcanzable');
+    await page.unroute('**/categorias');
+    assert.deepEqual(await service.api.list('/categorias?nombre=Sin%20conexi%C3%B3n'), []);
+    await s.close();
+  });
+
+  it('when lists are filtered from the filter menu, then movies keep to a category and a duration range, and events to whole days of the user\'s', TIMEOUT, async () => {
+    const negro = await service.api.create('/categorias', { nombre: 'Cine negro' });
+    const otra = await service.api.create('/categorias', { nombre: 'Cine mudo' });
+    const pelicula = (titulo: string, duracion: number, categoria_id: unknown) =>
+      service.api.create('/peliculas', { titulo, sipnosis: 'Sombras.', duracion, categoria_id });
+    await pelicula('Sombra corta', 90, negro.id);
+    await pelicula('Sombra justa', 120, negro.id);
+    await pelicula('Sombra larga', 150, negro.id);
+    await pelicula('Sombra muda', 120, otra.id);
+    const carnaval = await service.api.create('/categorias', { nombre: 'Carnaval' });
+    // Montevideo is 3 hours behind UTC: 22:00 there on the 20th is the 21st in UTC.
+    const evento = (titulo: string, fecha: string) =>
+      service.api.create('/eventosUrbanos', { titulo, descripcion: 'Tambores.', fecha, lugar: 'Barrio Sur', categoria_id: carnaval.id });
+    await evento('Llamadas, víspera', '2027-02-19T22:00:00-03:00');
+    await evento('Llamadas, primera noche', '2027-02-20T22:00:00-03:00');
+    await evento('Llamadas, segunda noche', '2027-02-21T22:00:00-03:00');
+    const s = await session({ timezoneId: 'America/Montevideo' });
+    const page = await s.open();
+    const addFilter = async (label: string) => {
+      await page.getByRole('button', { name: 'Agregar filtro' }).click();
+      await page.getByRole('menuitemcheckbox', { name: label }).click();
+    };
+
+    await page.goto(`${service.base}/admin/#/peliculas`);
+    await input(page, 'q').fill('sombra');
+    await page.getByText('Sombra muda').waitFor();
+    // Each filter applies before the next is added, as a person's pace allows.
+    await addFilter('Categoría');
+    await pick(page, 'categoria_id', 'cine negro', 'Cine negro');
+    await page.getByText('Sombra muda').waitFor({ state: 'detached' });
+    await addFilter('Duración mínima');
+    await input(page, 'duracion_gte').fill('100');
+    await page.getByText('Sombra corta').waitFor({ state: 'detached' });
+    await addFilter('Duración máxima');
+    await input(page, 'duracion_lte').fill('130');
+    await page.getByText('Sombra larga').waitFor({ state: 'detached' });
+    await page.getByText('Sombra justa').waitFor();
+    assert.equal(await page.getByText(/^Sombra /).count(), 1);
+    await screenshot(page, 'peliculas-filtros');
+    const filtered = await service.api.list(`/peliculas?q=sombra&categoria_id=${negro.id}&duracion_gte=100&duracion_lte=130`);
+    assert.deepEqual(filtered.map((p) => p.titulo), ['Sombra justa']);
+
+    await page.goto(`${service.base}/admin/#/eventosUrbanos`);
+    await page.getByText('Llamadas, víspera').waitFor();
+    await addFilter('Desde');
+    await input(page, 'fecha_gte').fill('2027-02-20');
+    await page.getByText('Llamadas, víspera').waitFor({ state: 'detached' });
+    await addFilter('Hasta');
+    await input(page, 'fecha_lte').fill('2027-02-20');
+    await page.getByText('Llamadas, segunda noche').waitFor({ state: 'detached' });
+    await page.getByText('Llamadas, primera noche').waitFor();
+    await screenshot(page, 'eventos-por-fecha');
+    const day = await service.api.list(`/eventosUrbanos?fecha_gte=2027-02-20T00:00:00-03:00&fecha_lte=2027-02-20T23:59:59.999-03:00`);
+    assert.deepEqual(day.map((e) => e.titulo), ['Llamadas, primera noche']);
     await s.close();
   });
 
