@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
@@ -10,14 +10,45 @@ import { npmStart, root, type Service } from '../../service.js';
 export const SCREENSHOTS = join(root, 'artifacts', 'screenshots');
 
 /**
- * Chromium from the @sparticuz/chromium package (it unpacks its binary into the OS temp folder),
- * headless, with nothing that would reach outside this machine. Its own default flags are left
- * out: they include --single-process, with which closing a context ends the browser.
+ * The Chromium binary of the installed @sparticuz/chromium, unpacked once into a folder of its
+ * version. The package itself unpacks into the OS temp folder and takes any `chromium` found there
+ * for its own, whatever version left it; so it is pointed (through TMPDIR, which os.tmpdir() reads)
+ * at a fresh folder, then that folder is renamed into place in one step: a run alongside never sees
+ * a half-written binary.
+ */
+async function chromiumBinary(): Promise<string> {
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules', '@sparticuz', 'chromium', 'package.json'), 'utf8')) as { version: string };
+  const folder = join(tmpdir(), `cartelera-chromium-${version}`);
+  const binary = join(folder, 'chromium');
+  if (existsSync(binary)) return binary;
+  const staging = await mkdtemp(join(tmpdir(), 'cartelera-chromium-unpacking-'));
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = staging;
+  try {
+    await chromium.executablePath();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+  try {
+    await rename(staging, folder);
+  } catch (error) {
+    // Another run put the same version in place first.
+    await rm(staging, { recursive: true, force: true });
+    if (!existsSync(binary)) throw error;
+  }
+  return binary;
+}
+
+/**
+ * Chromium from the @sparticuz/chromium package, headless, with nothing that would reach outside
+ * this machine. Its own default flags are left out: they include --single-process, with which
+ * closing a context ends the browser.
  */
 export async function launchChromium(): Promise<Browser> {
   chromium.setGraphicsMode = false;
   return playwright.launch({
-    executablePath: await chromium.executablePath(),
+    executablePath: await chromiumBinary(),
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
