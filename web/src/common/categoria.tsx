@@ -10,9 +10,9 @@ export const CategoriaInput = ({ source = 'categoria_id', ...props }: { source?:
   </ReferenceInput>
 );
 
-/** The category's name, linking to its page. */
-export const CategoriaField = (props: Omit<ReferenceFieldProps, 'source' | 'reference'>) => (
-  <ReferenceField source="categoria_id" reference="categorias" link="show" {...props}>
+/** The category's name, linking to its page. A show page labels it by the `source` of its element. */
+export const CategoriaField = ({ source = 'categoria_id', ...props }: Omit<ReferenceFieldProps, 'source' | 'reference'> & { source?: 'categoria_id' }) => (
+  <ReferenceField source={source} reference="categorias" link="show" {...props}>
     <TextField source="nombre" />
   </ReferenceField>
 );

@@ -1,8 +1,9 @@
-import { DataTable, DateField, DateInput, List } from 'react-admin';
+import { DataTable, DateInput, List } from 'react-admin';
 import { CategoriaField, CategoriaInput } from '../common/categoria';
 import { searchFilter } from '../common/filters';
 import { ResponsiveTable } from '../common/ResponsiveTable';
 import { ShowLink } from '../common/ShowLink';
+import { FechaField, fechaText } from './FechaField';
 
 const filters = [
   searchFilter,
@@ -13,10 +14,12 @@ const filters = [
 
 export const EventoList = () => (
   <List filters={filters} sort={{ field: 'fecha', order: 'ASC' }}>
-    <ResponsiveTable primaryText={(r) => r.titulo} secondaryText={(r) => `${new Date(r.fecha).toLocaleString('es')} · ${r.lugar}`}>
+    <ResponsiveTable primaryText={(r) => r.titulo} secondaryText={(r) => `${fechaText(r.fecha)} · ${r.lugar}`}>
       <DataTable.Col source="id" />
       <DataTable.Col source="titulo" render={(r) => <ShowLink>{r.titulo}</ShowLink>} />
-      <DataTable.Col source="fecha" field={DateField} />
+      <DataTable.Col source="fecha">
+        <FechaField />
+      </DataTable.Col>
       <DataTable.Col source="lugar" />
       <DataTable.Col source="categoria_id">
         <CategoriaField />
