@@ -292,6 +292,7 @@ describe('the admin at /admin/', () => {
     await page.goto(`${service.base}/admin/#/peliculas`);
     await tabTo(page, "document.activeElement.name === 'q'");
     await page.keyboard.type('nueve');
+    await page.getByText('1-1 de 1').waitFor();
     await tabTo(page, "document.activeElement.tagName === 'A' && document.activeElement.textContent === 'Nueve reinas'");
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`#/peliculas/${created?.id}/show$`));
@@ -441,6 +442,12 @@ describe('the admin at /admin/', () => {
           // A message key or a plural form ("Película |||| Películas") shown as it is was never translated.
           const untranslated = /\|\|\|\||\b(?:ra|resources|cartelera)\.[a-z_]+\.[\w.]+/i.exec(await page.locator('body').innerText());
           assert.equal(untranslated, null, `${name}: text left untranslated`);
+          if (screen.endsWith('/show') && ['peliculas', 'Obras', 'eventosUrbanos'].includes(resource)) {
+            // Each value on a record's page is named: the category (a link) and an event's date too.
+            for (const label of resource === 'eventosUrbanos' ? ['Categoría', 'Fecha y hora'] : ['Categoría']) {
+              assert.equal(await page.locator('#main-content').getByText(label, { exact: true }).count(), 1, `${name}: no label ${label}`);
+            }
+          }
           if (screen === '') {
             // The keyboard opens a record through a link: each listed record has one to its page.
             const unlinked = await page.evaluate(`[...document.querySelectorAll('#main-content tbody tr, #main-content ul:not(.MuiPagination-ul) > li')]
