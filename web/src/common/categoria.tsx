@@ -6,7 +6,8 @@ import { AutocompleteInput, ReferenceField, ReferenceInput, TextField, type Refe
  */
 export const CategoriaInput = ({ source = 'categoria_id', ...props }: { source?: 'categoria_id'; alwaysOn?: boolean }) => (
   <ReferenceInput source={source} reference="categorias" sort={{ field: 'nombre', order: 'ASC' }} {...props}>
-    <AutocompleteInput optionText="nombre" label="resources.peliculas.fields.categoria_id" />
+    {/* Wide enough for a name, even in a list's filter bar. */}
+    <AutocompleteInput optionText="nombre" label="resources.peliculas.fields.categoria_id" sx={{ minWidth: 240 }} />
   </ReferenceInput>
 );
 
