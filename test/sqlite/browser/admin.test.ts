@@ -137,6 +137,10 @@ describe('the admin at /admin/', () => {
     ]);
 
     await page.goto(`${base}/participaciones/create`);
+    // The artist is found by dni as well as by name.
+    await input(page, 'artistas_dni').fill('27111222');
+    await page.getByRole('option', { name: 'Érica Rivas (DNI 27111222)' }).waitFor();
+    await input(page, 'artistas_dni').fill('');
     await pick(page, 'artistas_dni', 'erica', /Érica Rivas/);
     await page.getByRole('combobox', { name: 'Tipo de evento' }).click();
     await page.getByRole('option', { name: 'Película' }).click();
