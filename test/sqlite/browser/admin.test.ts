@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, screenshot, startService, type Watched } from './browser.js';
+import { launchChromium, openPage, screenshot, startService, type PageOptions, type Watched } from './browser.js';
 
 type Started = Awaited<ReturnType<typeof startService>>;
 const TIMEOUT = { timeout: 120_000 };
@@ -18,11 +18,11 @@ after(async () => {
 });
 
 /** Pages opened by a test, whose problems it checks at its end. */
-async function session(width?: number) {
+async function session(options: PageOptions = {}) {
   const opened: Watched[] = [];
   return {
     async open(): Promise<Page> {
-      const watched = await openPage(browser, { width });
+      const watched = await openPage(browser, options);
       opened.push(watched);
       return watched.page;
     },
@@ -40,6 +40,19 @@ const save = (page: Page) => page.getByRole('button', { name: 'Guardar' }).click
 async function pick(page: Page, name: string, typed: string, option: string | RegExp) {
   await input(page, name).fill(typed);
   await page.getByRole('option', { name: option }).click();
+}
+/** Waits until the page has no request under way (react-admin's loading indicator is gone). */
+async function settled(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.locator('[role=progressbar]').first().waitFor({ state: 'detached' });
+}
+/** Presses Tab until `focused` (page code, as text) is true of the focused element. */
+async function tabTo(page: Page, focused: string) {
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(focused)) return;
+  }
+  assert.fail(`Tab never reached: ${focused}`);
 }
 /** The text shown under an input (its helper or error). */
 async function helperText(page: Page, name: string): Promise<string> {
@@ -124,6 +137,10 @@ describe('the admin at /admin/', () => {
     ]);
 
     await page.goto(`${base}/participaciones/create`);
+    // The artist is found by dni as well as by name.
+    await input(page, 'artistas_dni').fill('27111222');
+    await page.getByRole('option', { name: 'Érica Rivas (DNI 27111222)' }).waitFor();
+    await input(page, 'artistas_dni').fill('');
     await pick(page, 'artistas_dni', 'erica', /Érica Rivas/);
     await page.getByRole('combobox', { name: 'Tipo de evento' }).click();
     await page.getByRole('option', { name: 'Película' }).click();
@@ -160,7 +177,7 @@ describe('the admin at /admin/', () => {
 
   it('when a form is refused for a field, then the sentence shows on that field, and once fixed it saves', TIMEOUT, async () => {
     await service.api.create('/categorias', { nombre: 'Teatro clásico' });
-    const s = await session();
+    const s = await session({ refusals: [400] });
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/Obras/create`);
     await input(page, 'titulo').fill('La vida es sueño');
@@ -184,7 +201,7 @@ describe('the admin at /admin/', () => {
   it('when a category in use is deleted, then the API\'s sentence is shown and nothing is deleted', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Documental' });
     await service.api.create('/peliculas', { titulo: 'El etnógrafo', sipnosis: 'Un antropólogo en el Chaco.', duracion: 90, categoria_id: categoria.id });
-    const s = await session();
+    const s = await session({ refusals: [400] });
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/categorias/${categoria.id}`);
     await input(page, 'nombre').and(page.locator('[value="Documental"]')).waitFor();
@@ -200,7 +217,7 @@ describe('the admin at /admin/', () => {
   it('when two tabs edit one record, then the second to save is told it changed, and can reload without losing what it typed', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Comedia' });
     const obra = await service.api.create('/Obras', { titulo: 'Esperando la carroza', descripcion: 'Una familia.', duracion: 90, categoria_id: categoria.id });
-    const s = await session();
+    const s = await session({ refusals: [412] });
     const [first, second] = [await s.open(), await s.open()];
     for (const page of [first, second]) {
       await page.goto(`${service.base}/admin/#/Obras/${obra.id}`);
@@ -252,7 +269,150 @@ describe('the admin at /admin/', () => {
     await s.close();
   });
 
-  it('when every screen is opened on a phone (360 px), then each fits its width, labels its inputs and logs no error', TIMEOUT, async () => {
+  it('when a member of staff uses only the keyboard, then they can add a movie, find it, open it and fix it', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Policial' });
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/peliculas/create`);
+    await input(page, 'titulo').waitFor();
+    await tabTo(page, "document.activeElement.name === 'titulo'");
+    await page.keyboard.type('Nueve reinas');
+    await tabTo(page, "document.activeElement.name === 'sipnosis'");
+    await page.keyboard.type('Dos estafadores y un sello.');
+    await tabTo(page, "document.activeElement.name === 'duracion'");
+    await page.keyboard.type('114');
+    await tabTo(page, "document.activeElement.name === 'categoria_id'");
+    await page.keyboard.type('polic');
+    await page.getByRole('option', { name: 'Policial' }).waitFor();
+    await page.getByRole('option').nth(1).waitFor({ state: 'detached' });
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await tabTo(page, "document.activeElement.getAttribute('aria-label') === 'Guardar'");
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/peliculas\/\d+\/show$/);
+    const [created] = await service.api.list('/peliculas?titulo=Nueve%20reinas');
+    assert.deepEqual({ ...created, id: 0 }, { id: 0, titulo: 'Nueve reinas', sipnosis: 'Dos estafadores y un sello.', duracion: 114, categoria_id: categoria.id });
+
+    await page.goto(`${service.base}/admin/#/peliculas`);
+    await tabTo(page, "document.activeElement.name === 'q'");
+    await page.keyboard.type('nueve');
+    await page.getByText('1-1 de 1').waitFor();
+    await tabTo(page, "document.activeElement.tagName === 'A' && document.activeElement.textContent === 'Nueve reinas'");
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`#/peliculas/${created?.id}/show$`));
+    await tabTo(page, "document.activeElement.getAttribute('aria-label') === 'Editar'");
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`#/peliculas/${created?.id}$`));
+    await input(page, 'duracion').and(page.locator('[value="114"]')).waitFor();
+    await tabTo(page, "document.activeElement.name === 'duracion'");
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('115');
+    await tabTo(page, "document.activeElement.getAttribute('aria-label') === 'Guardar'");
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/show$/);
+    assert.equal((await service.api.list(`/peliculas?id=${created?.id}`))[0]?.duracion, 115);
+    await s.close();
+  });
+
+  it('when a save is refused for a reason no field explains, then a notification says why and nothing changes', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Western' });
+    await service.api.create('/peliculas', { titulo: 'Lo bueno, lo malo', sipnosis: 'Tres pistoleros.', duracion: 160, categoria_id: categoria.id });
+    const s = await session({ refusals: [400, 412, 0] });
+    const page = await s.open();
+
+    // A title that exists (accents and case aside).
+    await page.goto(`${service.base}/admin/#/peliculas/create`);
+    await input(page, 'titulo').fill('LO BUENO, LO MALO');
+    await input(page, 'sipnosis').fill('Otra vez.');
+    await input(page, 'duracion').fill('100');
+    await pick(page, 'categoria_id', 'western', 'Western');
+    await save(page);
+    await page.getByText('Ya existe una película con el titulo de: LO BUENO, LO MALO, por favor, intente con otro distinto').waitFor();
+    await screenshot(page, 'pelicula-titulo-repetido');
+    assert.equal((await service.api.list(`/peliculas?categoria_id=${categoria.id}`)).length, 1);
+
+    // A record deleted while it was being edited.
+    const efimera = await service.api.create('/categorias', { nombre: 'Efímera' });
+    await page.goto(`${service.base}/admin/#/categorias/${efimera.id}`);
+    await input(page, 'nombre').and(page.locator('[value="Efímera"]')).waitFor();
+    assert.equal((await service.api.call('DELETE', `/categorias/${efimera.id}`)).status, 200);
+    await input(page, 'nombre').fill('Perenne');
+    await save(page);
+    await page.getByText('No se guardó nada: otra persona eliminó este registro mientras usted lo editaba.').waitFor();
+    assert.equal(await page.getByText('Otra persona cambió este registro').count(), 0, 'not told it changed: it is gone');
+    await screenshot(page, 'categoria-eliminada-mientras');
+    assert.deepEqual(await service.api.list('/categorias?nombre=Perenne'), []);
+
+    // The service out of reach: the connection is refused.
+    await page.goto(`${service.base}/admin/#/categorias/create`);
+    await input(page, 'nombre').fill('Sin conexión');
+    await page.route('**/categorias', (route) => route.abort('connectionrefused'));
+    await save(page);
+    await page.getByText('No se pudo contactar con el servicio. Compruebe la conexión e inténtelo de nuevo.').waitFor();
+    await screenshot(page, 'servicio-inalcanzable');
+    await page.unroute('**/categorias');
+    assert.deepEqual(await service.api.list('/categorias?nombre=Sin%20conexi%C3%B3n'), []);
+    await s.close();
+  });
+
+  it('when lists are filtered from the filter menu, then movies keep to a category and a duration range, and events to whole days of the user\'s', TIMEOUT, async () => {
+    const negro = await service.api.create('/categorias', { nombre: 'Cine negro' });
+    const otra = await service.api.create('/categorias', { nombre: 'Cine mudo' });
+    const pelicula = (titulo: string, duracion: number, categoria_id: unknown) =>
+      service.api.create('/peliculas', { titulo, sipnosis: 'Sombras.', duracion, categoria_id });
+    await pelicula('Sombra corta', 90, negro.id);
+    await pelicula('Sombra justa', 120, negro.id);
+    await pelicula('Sombra larga', 150, negro.id);
+    await pelicula('Sombra muda', 120, otra.id);
+    const carnaval = await service.api.create('/categorias', { nombre: 'Carnaval' });
+    // Montevideo is 3 hours behind UTC: 22:00 there on the 20th is the 21st in UTC.
+    const evento = (titulo: string, fecha: string) =>
+      service.api.create('/eventosUrbanos', { titulo, descripcion: 'Tambores.', fecha, lugar: 'Barrio Sur', categoria_id: carnaval.id });
+    await evento('Llamadas, víspera', '2027-02-19T22:00:00-03:00');
+    await evento('Llamadas, primera noche', '2027-02-20T22:00:00-03:00');
+    await evento('Llamadas, segunda noche', '2027-02-21T22:00:00-03:00');
+    const s = await session({ timezoneId: 'America/Montevideo' });
+    const page = await s.open();
+    const addFilter = async (label: string) => {
+      await page.getByRole('button', { name: 'Agregar filtro' }).click();
+      await page.getByRole('menuitemcheckbox', { name: label }).click();
+    };
+
+    await page.goto(`${service.base}/admin/#/peliculas`);
+    await input(page, 'q').fill('sombra');
+    await page.getByText('Sombra muda').waitFor();
+    // Each filter applies before the next is added, as a person's pace allows.
+    await addFilter('Categoría');
+    await pick(page, 'categoria_id', 'cine negro', 'Cine negro');
+    await page.getByText('Sombra muda').waitFor({ state: 'detached' });
+    await addFilter('Duración mínima');
+    await input(page, 'duracion_gte').fill('100');
+    await page.getByText('Sombra corta').waitFor({ state: 'detached' });
+    await addFilter('Duración máxima');
+    await input(page, 'duracion_lte').fill('130');
+    await page.getByText('Sombra larga').waitFor({ state: 'detached' });
+    await page.getByText('Sombra justa').waitFor();
+    assert.equal(await page.getByText(/^Sombra /).count(), 1);
+    await screenshot(page, 'peliculas-filtros');
+    const filtered = await service.api.list(`/peliculas?q=sombra&categoria_id=${negro.id}&duracion_gte=100&duracion_lte=130`);
+    assert.deepEqual(filtered.map((p) => p.titulo), ['Sombra justa']);
+
+    await page.goto(`${service.base}/admin/#/eventosUrbanos`);
+    await page.getByText('Llamadas, víspera').waitFor();
+    await addFilter('Desde');
+    await input(page, 'fecha_gte').fill('2027-02-20');
+    await page.getByText('Llamadas, víspera').waitFor({ state: 'detached' });
+    await addFilter('Hasta');
+    await input(page, 'fecha_lte').fill('2027-02-20');
+    await page.getByText('Llamadas, segunda noche').waitFor({ state: 'detached' });
+    await page.getByText('Llamadas, primera noche').waitFor();
+    await screenshot(page, 'eventos-por-fecha');
+    const day = await service.api.list(`/eventosUrbanos?fecha_gte=2027-02-20T00:00:00-03:00&fecha_lte=2027-02-20T23:59:59.999-03:00`);
+    assert.deepEqual(day.map((e) => e.titulo), ['Llamadas, primera noche']);
+    await s.close();
+  });
+
+  it('when every screen is opened on a phone (360 px) and on a desktop, then each fits its width, is in Spanish, labels its inputs, links each listed record and logs no error', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Callejero' });
     const evento = await service.api.create('/eventosUrbanos', {
       titulo: 'Murga en el barrio', descripcion: 'Murgas.', fecha: '2027-02-20', lugar: 'Parque Rodó', categoria_id: categoria.id,
@@ -267,24 +427,42 @@ describe('the admin at /admin/', () => {
       participaciones: participacion.id,
       categorias: categoria.id,
     };
-    const s = await session(360);
-    const page = await s.open();
-    for (const [resource, id] of Object.entries(records)) {
-      for (const screen of ['', '/create', `/${id}/show`, `/${id}`]) {
-        await page.goto(`${service.base}/admin/#/${resource}${screen}`);
-        await page.locator('#main-content').waitFor();
-        await page.waitForLoadState('networkidle');
-        const name = `${resource}${screen.replace(String(id), 'id').replaceAll('/', '-')}-360`;
-        await screenshot(page, name);
-        const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-        assert.ok(Number(overflow) <= 0, `${name}: ${overflow} px wider than the screen`);
-        const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, textarea')]
-          .filter((i) => i.type !== 'hidden' && i.getAttribute('aria-hidden') !== 'true' && i.labels.length === 0 && !i.getAttribute('aria-label'))
-          .map((i) => i.name || i.outerHTML)`);
-        assert.deepEqual(unlabelled, [], `${name}: inputs without a label`);
+    for (const width of [360, 1280]) {
+      const s = await session({ width });
+      const page = await s.open();
+      for (const [resource, id] of Object.entries(records)) {
+        for (const screen of ['', '/create', `/${id}/show`, `/${id}`]) {
+          await page.goto(`${service.base}/admin/#/${resource}${screen}`);
+          await page.locator('#main-content').waitFor();
+          await settled(page);
+          const name = `${resource}${screen.replace(String(id), 'id').replaceAll('/', '-')}-${width}`;
+          await screenshot(page, name);
+          const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+          assert.ok(Number(overflow) <= 0, `${name}: ${overflow} px wider than the screen`);
+          const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, textarea')]
+            .filter((i) => i.type !== 'hidden' && i.getAttribute('aria-hidden') !== 'true' && i.labels.length === 0 && !i.getAttribute('aria-label'))
+            .map((i) => i.name || i.outerHTML)`);
+          assert.deepEqual(unlabelled, [], `${name}: inputs without a label`);
+          // A message key or a plural form ("Película |||| Películas") shown as it is was never translated.
+          const untranslated = /\|\|\|\||\b(?:ra|resources|cartelera)\.[a-z_]+\.[\w.]+/i.exec(await page.locator('body').innerText());
+          assert.equal(untranslated, null, `${name}: text left untranslated`);
+          if (screen.endsWith('/show') && ['peliculas', 'Obras', 'eventosUrbanos'].includes(resource)) {
+            // Each value on a record's page is named: the category (a link) and an event's date too.
+            for (const label of resource === 'eventosUrbanos' ? ['Categoría', 'Fecha y hora'] : ['Categoría']) {
+              assert.equal(await page.locator('#main-content').getByText(label, { exact: true }).count(), 1, `${name}: no label ${label}`);
+            }
+          }
+          if (screen === '') {
+            // The keyboard opens a record through a link: each listed record has one to its page.
+            const unlinked = await page.evaluate(`[...document.querySelectorAll('#main-content tbody tr, #main-content ul:not(.MuiPagination-ul) > li')]
+              .filter((row) => !row.querySelector('a[href^="#/${resource}/"]') && !row.matches('a[href^="#/${resource}/"]'))
+              .map((row) => row.textContent)`);
+            assert.deepEqual(unlinked, [], `${name}: listed records without a link`);
+          }
+        }
       }
+      await s.close();
     }
-    await s.close();
   });
 });
 
@@ -299,7 +477,7 @@ describe('the admin with write keys (API_KEYS)', () => {
   });
 
   it('when the first write is refused for want of a key, then the key is asked for, a wrong one explained, and the right one saves and is kept for the session', TIMEOUT, async () => {
-    const s = await session();
+    const s = await session({ refusals: [401, 403] });
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/categorias/create`);
     await input(page, 'nombre').fill('Zarzuela');
@@ -326,7 +504,7 @@ describe('the admin with write keys (API_KEYS)', () => {
   });
 
   it('when the key is not given, then nothing is saved and the user is told why', TIMEOUT, async () => {
-    const s = await session();
+    const s = await session({ refusals: [401] });
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/categorias/create`);
     await input(page, 'nombre').fill('Ópera');

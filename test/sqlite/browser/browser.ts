@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
@@ -10,14 +10,45 @@ import { npmStart, root, type Service } from '../../service.js';
 export const SCREENSHOTS = join(root, 'artifacts', 'screenshots');
 
 /**
- * Chromium from the @sparticuz/chromium package (it unpacks its binary into the OS temp folder),
- * headless, with nothing that would reach outside this machine. Its own default flags are left
- * out: they include --single-process, with which closing a context ends the browser.
+ * The Chromium binary of the installed @sparticuz/chromium, unpacked once into a folder of its
+ * version. The package itself unpacks into the OS temp folder and takes any `chromium` found there
+ * for its own, whatever version left it; so it is pointed (through TMPDIR, which os.tmpdir() reads)
+ * at a fresh folder, then that folder is renamed into place in one step: a run alongside never sees
+ * a half-written binary.
+ */
+async function chromiumBinary(): Promise<string> {
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules', '@sparticuz', 'chromium', 'package.json'), 'utf8')) as { version: string };
+  const folder = join(tmpdir(), `cartelera-chromium-${version}`);
+  const binary = join(folder, 'chromium');
+  if (existsSync(binary)) return binary;
+  const staging = await mkdtemp(join(tmpdir(), 'cartelera-chromium-unpacking-'));
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = staging;
+  try {
+    await chromium.executablePath();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+  try {
+    await rename(staging, folder);
+  } catch (error) {
+    // Another run put the same version in place first.
+    await rm(staging, { recursive: true, force: true });
+    if (!existsSync(binary)) throw error;
+  }
+  return binary;
+}
+
+/**
+ * Chromium from the @sparticuz/chromium package, headless, with nothing that would reach outside
+ * this machine. Its own default flags are left out: they include --single-process, with which
+ * closing a context ends the browser.
  */
 export async function launchChromium(): Promise<Browser> {
   chromium.setGraphicsMode = false;
   return playwright.launch({
-    executablePath: await chromium.executablePath(),
+    executablePath: await chromiumBinary(),
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
@@ -62,24 +93,47 @@ function api(base: string, key?: string) {
   };
 }
 
-/** What a page must never show in its console: errors, failed scripts, and CSP violations. */
+/** What a page must never show: console errors, failed scripts, CSP violations, refusals no journey asked for. */
 export interface Watched {
   page: Page;
   context: BrowserContext;
   problems: string[];
 }
 
-// The browser logs every refused request; the journeys that provoke a refusal (a 400, 401, 412…)
-// check its message on the screen instead.
+export interface PageOptions {
+  width?: number;
+  height?: number;
+  /** The browser's time zone (IANA name); the machine's by default. */
+  timezoneId?: string;
+  /**
+   * The refusals the journey provokes and checks on the screen (a 400, 401, 412…); 0 stands for
+   * the service out of reach. Any other answer of 400 or more is a problem.
+   */
+  refusals?: number[];
+}
+
+// The browser logs every refused request: each is judged by its status instead (see `refusals`).
 const REFUSAL_LOG = /^Failed to load resource: the server responded with a status of 4\d\d/;
+const UNREACHABLE_LOG = /^Failed to load resource: net::ERR_CONNECTION_REFUSED/;
 
 /** A fresh browser context (its own storage, as a new tab of a new user) whose page reports its problems. */
-export async function openPage(browser: Browser, options: { width?: number; height?: number } = {}): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 }, locale: 'es-AR' });
+export async function openPage(browser: Browser, options: PageOptions = {}): Promise<Watched> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    locale: 'es-AR',
+    timezoneId: options.timezoneId,
+  });
   const page = await context.newPage();
   const problems: string[] = [];
+  const refusals = options.refusals ?? [];
   page.on('console', (message) => {
-    if (message.type() === 'error' && !REFUSAL_LOG.test(message.text())) problems.push(`console: ${message.text()}`);
+    const text = message.text();
+    if (message.type() !== 'error' || REFUSAL_LOG.test(text) || (refusals.includes(0) && UNREACHABLE_LOG.test(text))) return;
+    problems.push(`console: ${text}`);
+  });
+  page.on('response', (response) => {
+    const status = response.status();
+    if (status >= 400 && !refusals.includes(status)) problems.push(`HTTP ${status}: ${response.request().method()} ${response.url()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.exposeFunction('reportViolation', (text: string) => problems.push(`CSP: ${text}`));
@@ -93,5 +147,6 @@ export async function openPage(browser: Browser, options: { width?: number; heig
 /** Saves what the page shows now, as artifacts/screenshots/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // Transitions (a notification sliding in) jump to their end: the screen as it settles.
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 }

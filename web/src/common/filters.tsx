@@ -10,7 +10,7 @@ export const searchFilter = <SearchFilter key="q" source="q" alwaysOn />;
 /** Movies and works: search, category and a duration range. */
 export const itemFilters = [
   searchFilter,
-  <CategoriaInput key="categoria_id" />,
+  <CategoriaInput key="categoria_id" source="categoria_id" />,
   <NumberInput key="duracion_gte" source="duracion_gte" />,
   <NumberInput key="duracion_lte" source="duracion_lte" />,
 ];

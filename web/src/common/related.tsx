@@ -1,4 +1,5 @@
 import { ArrayField, CreateButton, DataTable, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import { ShowLink } from './ShowLink';
 import { itemResourceOf, tipoEventoChoices, type TipoEvento } from './tipoEvento';
 
 type Participation = RaRecord & {
@@ -19,7 +20,14 @@ export const ParticipantesField = ({ tipo }: { tipo: TipoEvento; label?: string 
     <>
       <ArrayField source="participaciones">
         <DataTable<Participation> bulkActionButtons={false} rowClick={(_id, _resource, p) => `/artistas/${p.artistas_dni}/show`}>
-          <Col label="resources.participaciones.fields.artista" render={fullName} />
+          <Col
+            label="resources.participaciones.fields.artista"
+            render={(p) => (
+              <ShowLink resource="artistas" id={p.artistas_dni}>
+                {fullName(p)}
+              </ShowLink>
+            )}
+          />
           <Col label="resources.artistas.fields.tipo" render={(p) => p.artista?.tipo} />
           <Col label="resources.artistas.fields.dni" source="artistas_dni" />
         </DataTable>
@@ -43,7 +51,14 @@ export const CareerField = (_props: { label?: string }) => (
       rowClick={(_id, _resource, p) => `/${itemResourceOf(p.tipo_evento)}/${p.evento_id}/show`}
     >
       <Col label="resources.participaciones.fields.tipo_evento" render={(p) => <TipoText tipo={p.tipo_evento} />} />
-      <Col label="resources.peliculas.fields.titulo" render={(p) => p.evento?.titulo} />
+      <Col
+        label="resources.peliculas.fields.titulo"
+        render={(p) => (
+          <ShowLink resource={itemResourceOf(p.tipo_evento)} id={p.evento_id}>
+            {p.evento?.titulo}
+          </ShowLink>
+        )}
+      />
     </DataTable>
   </ArrayField>
 );

@@ -7,7 +7,9 @@ import { request, type Answer } from './http';
  * resource names are the service's paths (`peliculas`, `Obras`…). Its quirks, handled here:
  * - `GET /peliculas/{x}` looks a title up, so one record is read by `?id=` (artists by `?dni=`);
  * - artists are keyed by `dni`, which react-admin sees as `id`;
- * - an edit sends `If-Match` with the ETag of the record as it was read.
+ * - an edit sends `If-Match` with the ETag of the record as it was read, so a record deleted
+ *   meanwhile is refused with 412 too: that one is told apart by reading it again;
+ * - a plain date bounding `fecha` means a day of the user's: its first instant, or its last.
  */
 
 type Json = Record<string, unknown>;
@@ -36,12 +38,23 @@ function toApi(resource: string, data: Partial<RaRecord>): Json {
 
 const one = (resource: string, id: Identifier) => `/${resource}/${encodeURIComponent(String(id))}`;
 
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `fecha_gte=2027-02-20` would mean midnight UTC, `fecha_lte` would leave the day itself out: the local day is meant. */
+function filterValue(field: string, value: unknown): string {
+  const text = String(value);
+  if (!PLAIN_DATE.test(text)) return text;
+  if (field === 'fecha_gte') return new Date(`${text}T00:00:00`).toISOString();
+  if (field === 'fecha_lte') return new Date(`${text}T23:59:59.999`).toISOString();
+  return text;
+}
+
 /** The query string: filters by equality (a list means "any of"), then the other parameters. */
 function query(resource: string, filter: Json, extra: [string, string][] = []): string {
   const params = new URLSearchParams();
   for (const [field, value] of Object.entries(filter)) {
     if (value === undefined || value === null || value === '') continue;
-    for (const v of [value].flat()) params.append(wireName(resource, field), String(v));
+    for (const v of [value].flat()) params.append(wireName(resource, field), filterValue(field, v));
   }
   for (const [name, value] of extra) params.append(name, value);
   const text = params.toString();
@@ -78,6 +91,11 @@ async function getList(resource: string, params: Partial<GetListParams>) {
   return { data: list(answer).map((r) => fromApi(resource, r)), total: Number(answer.headers.get('x-total-count') ?? 0) };
 }
 
+/** Whether the record is no longer there (a refused If-Match says only that it is not as it was read). */
+async function isGone(resource: string, id: Identifier): Promise<boolean> {
+  return list(await request('GET', `/${resource}${query(resource, { id })}`)).length === 0;
+}
+
 // react-admin's methods are generic in the record type, which only the caller knows: the answers are cast.
 export const dataProvider: DataProvider = {
   getList: (resource, params) => getList(resource, params) as never,
@@ -106,10 +124,19 @@ export const dataProvider: DataProvider = {
   },
 
   async update(resource, params) {
-    const answer = await request('PUT', one(resource, params.id), {
-      body: toApi(resource, params.data),
-      ifMatch: etags.get(tagKey(resource, params.id)),
-    });
+    let answer: Answer;
+    try {
+      answer = await request('PUT', one(resource, params.id), {
+        body: toApi(resource, params.data),
+        ifMatch: etags.get(tagKey(resource, params.id)),
+      });
+    } catch (error) {
+      if ((error as HttpError).status === 412 && (await isGone(resource, params.id))) {
+        etags.delete(tagKey(resource, params.id));
+        throw new HttpError('cartelera.errors.deletedMeanwhile', 404);
+      }
+      throw error;
+    }
     remember(resource, answer.json as Json);
     return { data: fromApi(resource, answer.json as Json) } as never;
   },

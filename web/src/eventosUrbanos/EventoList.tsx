@@ -1,21 +1,25 @@
-import { DataTable, DateField, DateInput, List } from 'react-admin';
+import { DataTable, DateInput, List } from 'react-admin';
 import { CategoriaField, CategoriaInput } from '../common/categoria';
 import { searchFilter } from '../common/filters';
 import { ResponsiveTable } from '../common/ResponsiveTable';
+import { ShowLink } from '../common/ShowLink';
+import { FechaField, fechaText } from './FechaField';
 
 const filters = [
   searchFilter,
-  <CategoriaInput key="categoria_id" />,
+  <CategoriaInput key="categoria_id" source="categoria_id" />,
   <DateInput key="fecha_gte" source="fecha_gte" />,
   <DateInput key="fecha_lte" source="fecha_lte" />,
 ];
 
 export const EventoList = () => (
   <List filters={filters} sort={{ field: 'fecha', order: 'ASC' }}>
-    <ResponsiveTable primaryText={(r) => r.titulo} secondaryText={(r) => `${new Date(r.fecha).toLocaleString('es')} · ${r.lugar}`}>
+    <ResponsiveTable primaryText={(r) => r.titulo} secondaryText={(r) => `${fechaText(r.fecha)} · ${r.lugar}`}>
       <DataTable.Col source="id" />
-      <DataTable.Col source="titulo" />
-      <DataTable.Col source="fecha" field={DateField} />
+      <DataTable.Col source="titulo" render={(r) => <ShowLink>{r.titulo}</ShowLink>} />
+      <DataTable.Col source="fecha">
+        <FechaField />
+      </DataTable.Col>
       <DataTable.Col source="lugar" />
       <DataTable.Col source="categoria_id">
         <CategoriaField />

@@ -1,15 +1,16 @@
-import { DateField, Show, SimpleShowLayout, TextField } from 'react-admin';
+import { Show, SimpleShowLayout, TextField } from 'react-admin';
 import { CategoriaField } from '../common/categoria';
 import { ParticipantesField } from '../common/related';
+import { FechaField } from './FechaField';
 
 export const EventoShow = () => (
   <Show queryOptions={{ meta: { embed: ['participaciones'] } }}>
     <SimpleShowLayout>
       <TextField source="titulo" />
       <TextField source="descripcion" />
-      <DateField source="fecha" showTime />
+      <FechaField source="fecha" />
       <TextField source="lugar" />
-      <CategoriaField />
+      <CategoriaField source="categoria_id" />
       <ParticipantesField tipo="eventoUrbano" label="resources.eventosUrbanos.fields.participaciones" />
     </SimpleShowLayout>
   </Show>

@@ -16,7 +16,6 @@ export const spanishMessages: TranslationMessages = {
     categorias: {
       name: 'Categoría |||| Categorías',
       fields: { id: 'Id', nombre: 'Nombre', q: 'Buscar' },
-      usedBy: 'Registros de esta categoría',
     },
     peliculas: {
       name: 'Película |||| Películas',
@@ -73,6 +72,7 @@ export const spanishMessages: TranslationMessages = {
     title: 'Cartelera: administración del catálogo',
     tipoEvento: { pelicula: 'Película', obra: 'Obra', eventoUrbano: 'Evento urbano' },
     addParticipant: 'Agregar un artista',
+    usedBy: { peliculas: 'Películas de esta categoría', Obras: 'Obras de esta categoría', eventosUrbanos: 'Eventos urbanos de esta categoría' },
     chooseTipoFirst: 'Elija primero el tipo de evento',
     conflict: {
       title: 'Otra persona cambió este registro mientras usted lo editaba.',
@@ -93,6 +93,7 @@ export const spanishMessages: TranslationMessages = {
     errors: {
       unreachable: 'No se pudo contactar con el servicio. Compruebe la conexión e inténtelo de nuevo.',
       notFound: 'El registro no existe: quizá alguien lo eliminó.',
+      deletedMeanwhile: 'No se guardó nada: otra persona eliminó este registro mientras usted lo editaba.',
     },
   },
 };

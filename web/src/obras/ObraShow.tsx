@@ -8,7 +8,7 @@ export const ObraShow = () => (
       <TextField source="titulo" />
       <TextField source="descripcion" />
       <NumberField source="duracion" />
-      <CategoriaField />
+      <CategoriaField source="categoria_id" />
       <ParticipantesField tipo="obra" label="resources.Obras.fields.participaciones" />
     </SimpleShowLayout>
   </Show>

@@ -2,6 +2,7 @@ import { DataTable, List, ReferenceInput, AutocompleteInput, SelectInput, type R
 import { artistaName, artistaQuery } from '../artistas/artistaName';
 import { TipoText } from '../common/related';
 import { ResponsiveTable } from '../common/ResponsiveTable';
+import { ShowLink } from '../common/ShowLink';
 import { tipoEventoChoices } from '../common/tipoEvento';
 
 const filters = [
@@ -17,7 +18,7 @@ const artista = (p: RaRecord) => (p.artista ? `${p.artista.nombre} ${p.artista.a
 export const ParticipacionList = () => (
   <List filters={filters} queryOptions={{ meta: { expand: ['artista', 'evento'] } }}>
     <ResponsiveTable primaryText={artista} secondaryText={(p) => p.evento?.titulo}>
-      <DataTable.Col source="id" />
+      <DataTable.Col source="id" render={(p) => <ShowLink>#{p.id}</ShowLink>} />
       <DataTable.Col source="artistas_dni" render={artista} />
       <DataTable.Col source="tipo_evento" render={(p) => <TipoText tipo={p.tipo_evento} />} />
       <DataTable.Col source="evento_id" render={(p) => p.evento?.titulo} />

@@ -8,7 +8,7 @@ export const PeliculaShow = () => (
       <TextField source="titulo" />
       <TextField source="sipnosis" />
       <NumberField source="duracion" />
-      <CategoriaField />
+      <CategoriaField source="categoria_id" />
       <ParticipantesField tipo="pelicula" label="resources.peliculas.fields.participaciones" />
     </SimpleShowLayout>
   </Show>
