@@ -48,7 +48,7 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
 }
 
 /** What `npm start` gives node (its flags and the script), read from package.json so the two cannot differ. */
-function startArguments(): string[] {
+export function startArguments(): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const command = /^exec node (.+)$/.exec(scripts.start);
   if (!command?.[1]) throw new Error(`package.json's start script is not "exec node …": ${scripts.start}`);
@@ -125,7 +125,7 @@ async function ceiling(movies: number): Promise<Target> {
 }
 
 /** Seeds through the target's own HTTP API: the categories one by one (ids 1–20), then the movies, `concurrency` in flight. */
-async function seedThroughApi(base: string, movies: number, concurrency: number): Promise<number[]> {
+export async function seedThroughApi(base: string, movies: number, concurrency: number): Promise<number[]> {
   for (let n = 1; n <= CATEGORY_COUNT; n++) {
     const { id } = await post(`${base}/categorias`, category(n));
     if (id !== n) throw new Error(`category ${n} was stored with id ${id}: the store is not fresh`);
@@ -173,7 +173,7 @@ async function post(url: string, body: object): Promise<{ id: number }> {
   return (await response.json()) as { id: number };
 }
 
-async function adminQuery(url: string, statement: string): Promise<void> {
+export async function adminQuery(url: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

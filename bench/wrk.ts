@@ -44,12 +44,16 @@ export function wrkVersion(): string {
 }
 
 /**
- * Runs bench/lua/<scenario>.lua against `base` for `seconds`: one thread, 32 connections, on CPU 1.
+ * Runs bench/lua/<scenario>.lua against `base` for `seconds`: one thread, 32 connections, on CPU 1
+ * (unless `options` say otherwise).
  * The timeout is long so that slow answers count in the latencies instead of being dropped as timeouts.
  */
-export async function runWrk(scenario: ScenarioName, base: string, seconds: number, luaArgs: string[]): Promise<WrkSummary> {
+export async function runWrk(
+  scenario: ScenarioName, base: string, seconds: number, luaArgs: string[], options: { connections: number; pin: boolean } = { connections: 32, pin: true },
+): Promise<WrkSummary> {
   const script = fileURLToPath(new URL(`lua/${scenario}.lua`, import.meta.url));
-  const [command = '', ...args] = pinned(1, ['wrk', '-t1', '-c32', `-d${seconds}s`, '--timeout', '30s', '-s', script, base, '--', ...luaArgs]);
+  const argv = ['wrk', '-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '30s', '-s', script, base, '--', ...luaArgs];
+  const [command = '', ...args] = options.pin ? pinned(1, argv) : argv;
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = atExit(() => {
     child.kill('SIGKILL');
