@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { watchCpu } from './cpu.js';
 import { atExit, runExitTasks, startServer, type ServerProcess } from './process.js';
-import { adminQuery, root, seedThroughApi, startArguments } from './targets.js';
+import { adminQuery, CARTELERA, root, seedThroughApi, startArguments } from './targets.js';
 import { ensureWrk, runWrk, SCENARIOS, type ScenarioName, type WrkSummary } from './wrk.js';
 
 const MOVIES = 10_000;
@@ -83,10 +83,10 @@ async function main(): Promise<void> {
     console.log(`\nscaling: ${count} process(es) on one PostgreSQL database, seeding ${MOVIES.toLocaleString('en-US')} movies`);
     const servers = await startProcesses(count, url.toString());
     try {
-      const ids = await seedThroughApi(servers[0]?.base ?? '', MOVIES, CONNECTIONS);
+      const ids = await seedThroughApi(servers[0]?.base ?? '', MOVIES, CONNECTIONS, CARTELERA);
       const idsFile = join(workDir, `ids-${count}.txt`);
       writeFileSync(idsFile, `${ids.join('\n')}\n`);
-      const luaArgs = ['path', idsFile];
+      const luaArgs = [CARTELERA.lookup, CARTELERA.page, CARTELERA.categoryField, idsFile];
       await Promise.all(servers.map((server) => runWrk('mixed', server.base, WARMUP_S, luaArgs, { connections: CONNECTIONS / count, pin: false })));
       for (const scenario of MEASURED) {
         const row = await measure(servers, scenario, luaArgs);

@@ -1,21 +1,71 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { CATEGORY_COUNT, category, movie } from './catalogue.js';
+import { startPlatformatic } from './platformatic.js';
 import { atExit, pinned, startServer, type ServerProcess } from './process.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-postgres', 'json-server', 'ceiling'] as const;
+export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-sqlite-node24', 'cartelera-postgres', 'json-server', 'platformatic-db', 'ceiling'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
+
+/**
+ * How a target's API spells what differs between targets (the full list, creates and updates by id
+ * have the same URLs everywhere). The URLs are templates, filled in by bench/lua/bench.lua under load
+ * and by checkAnswers() once.
+ */
+export interface Dialect {
+  /** GET one movie by title; `{titulo}` stands for the URL-encoded title. */
+  lookup: string;
+  /** Whether a lookup answers the movie itself, or a filter's array that holds it. */
+  lookupAnswer: 'record' | 'array';
+  /** GET a page of 100 movies: `{page}` stands for its number (from 1), or `{offset}` for the movies skipped. */
+  page: string;
+  /** The name of the movie's category field in bodies. */
+  categoryField: string;
+  /** The status a create answers. */
+  created: number;
+}
+
+/** cartelera's own API; the ceiling answers the same requests. */
+export const CARTELERA: Dialect = {
+  lookup: '/peliculas/{titulo}',
+  lookupAnswer: 'record',
+  page: '/peliculas?_page={page}&_limit=100',
+  categoryField: 'categoria_id',
+  created: 201,
+};
+
+/** json-server's routes: a lookup is a filter; pages are spelled as cartelera's. */
+const JSON_SERVER: Dialect = { ...CARTELERA, lookup: '/peliculas?titulo={titulo}', lookupAnswer: 'array' };
+
+/**
+ * Platformatic DB's REST API: a lookup is a `where` filter, a page is a limit and an offset (with the
+ * total count, as cartelera's pages give it), field names are the columns in camelCase, and a create
+ * answers 200.
+ */
+const PLATFORMATIC: Dialect = {
+  lookup: '/peliculas?where.titulo.eq={titulo}',
+  lookupAnswer: 'array',
+  page: '/peliculas?limit=100&offset={offset}&totalCount=true',
+  categoryField: 'categoriaId',
+  created: 200,
+};
+
+/** A page URL of `dialect`: page `n` (from 1) of 100 movies. */
+export function pageUrl(dialect: Dialect, n: number): string {
+  return dialect.page.replace('{page}', String(n)).replace('{offset}', String((n - 1) * 100));
+}
 
 export interface Target {
   name: TargetName;
   server: ServerProcess;
-  /** How a movie is looked up by title: `/peliculas/<titulo>`, or json-server's `/peliculas?titulo=<titulo>`. */
-  lookup: 'path' | 'query';
+  /** How its API spells a lookup, a page and a movie's category. */
+  dialect: Dialect;
   /** Loads the 20 categories and the movies; answers the id of each movie, in title order ("Película 1" first). */
   seed(concurrency: number): Promise<number[]>;
   /** Stops the server and removes what it stored. */
@@ -32,6 +82,8 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
   switch (name) {
     case 'cartelera-sqlite':
       return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {});
+    case 'cartelera-sqlite-node24':
+      return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {}, node24());
     case 'cartelera-postgres': {
       const postgres = await startEmbeddedPostgres();
       const stopPostgres = atExit(() => postgres.stop());
@@ -42,6 +94,8 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
     }
     case 'json-server':
       return jsonServer(movies, join(workDir, 'db.json'));
+    case 'platformatic-db':
+      return platformatic(movies, workDir);
     case 'ceiling':
       return ceiling(movies);
   }
@@ -55,12 +109,36 @@ export function startArguments(): string[] {
   return command[1].split(/\s+/);
 }
 
+/** A Node.js and a copy of the project to run the service with. */
+interface Runtime {
+  node: string;
+  project: string;
+}
+
+/**
+ * Node.js 24 and a copy of the project built and installed for it (scripts/node24.sh --prepare,
+ * which CI's run on Node.js 24 uses too), made ready once per bench.
+ */
+function node24(): Runtime {
+  const prepared = spawnSync('bash', [join(root, 'scripts', 'node24.sh'), '--prepare'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (prepared.status !== 0) throw new Error(`scripts/node24.sh --prepare failed (exit ${prepared.status})`);
+  const value = (name: string) => {
+    const line = prepared.stdout.split('\n').find((l) => l.startsWith(`${name}=`));
+    if (!line) throw new Error(`scripts/node24.sh --prepare printed no ${name}`);
+    // Printed shell-quoted (printf %q); the paths here have no characters that need it.
+    return line.slice(name.length + 1);
+  };
+  return { node: value('NODE24_NODE'), project: value('NODE24_PROJECT') };
+}
+
 /** The service itself, as `npm start` runs it but without npm, so the measured pid is the server's. */
-async function cartelera(name: TargetName, movies: number, databaseUrl: string, afterStop: () => Promise<void>): Promise<Target> {
+async function cartelera(
+  name: TargetName, movies: number, databaseUrl: string, afterStop: () => Promise<void>, runtime: Runtime = { node: process.execPath, project: root },
+): Promise<Target> {
   const port = await freePort();
   const launch = () =>
-    startServer(name, pinned(0, [process.execPath, ...startArguments()]), {
-      cwd: root,
+    startServer(name, pinned(0, [runtime.node, ...startArguments()]), {
+      cwd: runtime.project,
       port,
       env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
       readyPath: '/health',
@@ -74,8 +152,8 @@ async function cartelera(name: TargetName, movies: number, databaseUrl: string, 
     get server() {
       return server;
     },
-    lookup: 'path',
-    seed: (concurrency) => seedThroughApi(server.base, movies, concurrency),
+    dialect: CARTELERA,
+    seed: (concurrency) => seedThroughApi(server.base, movies, concurrency, CARTELERA),
     async stop() {
       await server.stop();
       await afterStop();
@@ -100,8 +178,20 @@ async function jsonServer(movies: number, dbFile: string): Promise<Target> {
   return {
     name: 'json-server',
     server,
-    lookup: 'query',
-    seed: (concurrency) => seedThroughApi(server.base, movies, concurrency),
+    dialect: JSON_SERVER,
+    seed: (concurrency) => seedThroughApi(server.base, movies, concurrency, JSON_SERVER),
+    stop: () => server.stop(),
+  };
+}
+
+/** Platformatic DB (bench/platformatic.ts) on a fresh SQLite file; its SQLite is removed with `workDir`. */
+async function platformatic(movies: number, workDir: string): Promise<Target> {
+  const server = await startPlatformatic(root, workDir, await freePort());
+  return {
+    name: 'platformatic-db',
+    server,
+    dialect: PLATFORMATIC,
+    seed: (concurrency) => seedThroughApi(server.base, movies, concurrency, PLATFORMATIC),
     stop: () => server.stop(),
   };
 }
@@ -118,25 +208,31 @@ async function ceiling(movies: number): Promise<Target> {
   return {
     name: 'ceiling',
     server,
-    lookup: 'path',
+    dialect: CARTELERA,
     seed: async () => Array.from({ length: movies }, (_, i) => i + 1),
     stop: () => server.stop(),
   };
 }
 
 /** Seeds through the target's own HTTP API: the categories one by one (ids 1–20), then the movies, `concurrency` in flight. */
-export async function seedThroughApi(base: string, movies: number, concurrency: number): Promise<number[]> {
+export async function seedThroughApi(base: string, movies: number, concurrency: number, dialect: Dialect): Promise<number[]> {
   for (let n = 1; n <= CATEGORY_COUNT; n++) {
-    const { id } = await post(`${base}/categorias`, category(n));
+    const { id } = await post(`${base}/categorias`, category(n), dialect.created);
     if (id !== n) throw new Error(`category ${n} was stored with id ${id}: the store is not fresh`);
   }
   const ids = new Array<number>(movies);
   let next = 1;
   const worker = async () => {
-    for (let n = next++; n <= movies; n = next++) ids[n - 1] = (await post(`${base}/peliculas`, movie(n))).id;
+    for (let n = next++; n <= movies; n = next++) ids[n - 1] = (await post(`${base}/peliculas`, movieBody(n, dialect), dialect.created)).id;
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   return ids;
+}
+
+/** Movie `n` with the dialect's name for its category field, in the same place (last) as cartelera's. */
+function movieBody(n: number, { categoryField }: Dialect): Record<string, unknown> {
+  const { categoria_id, ...fields } = movie(n);
+  return { ...fields, [categoryField]: categoria_id };
 }
 
 /**
@@ -144,20 +240,22 @@ export async function seedThroughApi(base: string, movies: number, concurrency: 
  * in a page, the last title found. Answers the problems found, so a figure for a wrong answer is flagged.
  */
 export async function checkAnswers(target: Target, movies: number): Promise<string[]> {
-  const { base } = target.server;
-  const title = encodeURIComponent(`Película ${movies}`);
+  const { server, dialect } = target;
+  const lookup = dialect.lookup.replace('{titulo}', encodeURIComponent(`Película ${movies}`));
   // The ceiling answers its first movie to every lookup, by design.
   const expected = target.name === 'ceiling' ? 'Película 1' : `Película ${movies}`;
-  const checks: [string, string, (body: unknown) => boolean][] = [
-    [`GET /peliculas`, `${base}/peliculas`, (body) => Array.isArray(body) && body.length >= movies],
-    [`GET /peliculas?_page=2&_limit=100`, `${base}/peliculas?_page=2&_limit=100`, (body) => Array.isArray(body) && body.length === 100],
-    target.lookup === 'path'
-      ? [`GET /peliculas/${title}`, `${base}/peliculas/${title}`, (body) => (body as { titulo?: unknown }).titulo === expected]
-      : [`GET /peliculas?titulo=${title}`, `${base}/peliculas?titulo=${title}`, (body) => Array.isArray(body) && body.length === 1],
+  const isExpected = (record: unknown) => (record as { titulo?: unknown } | undefined)?.titulo === expected;
+  const checks: [string, (body: unknown) => boolean][] = [
+    ['/peliculas', (body) => Array.isArray(body) && body.length >= movies],
+    [pageUrl(dialect, 2), (body) => Array.isArray(body) && body.length === 100],
+    dialect.lookupAnswer === 'record'
+      ? [lookup, isExpected]
+      : [lookup, (body) => Array.isArray(body) && body.length === 1 && isExpected(body[0])],
   ];
   const problems: string[] = [];
-  for (const [what, url, ok] of checks) {
-    const response = await fetch(url);
+  for (const [path, ok] of checks) {
+    const what = `GET ${path}`;
+    const response = await fetch(`${server.base}${path}`);
     const body: unknown = await response.json().catch(() => undefined);
     if (response.status !== 200 || !ok(body)) {
       const size = Array.isArray(body) ? `${body.length} records` : 'not the expected record';
@@ -167,9 +265,9 @@ export async function checkAnswers(target: Target, movies: number): Promise<stri
   return problems;
 }
 
-async function post(url: string, body: object): Promise<{ id: number }> {
+async function post(url: string, body: object, created: number): Promise<{ id: number }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (response.status !== 201) throw new Error(`POST ${url} answered ${response.status}: ${await response.text()}`);
+  if (response.status !== created) throw new Error(`POST ${url} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as { id: number };
 }
 

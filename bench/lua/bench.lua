@@ -1,10 +1,12 @@
 -- Shared by every scenario script: arguments, requests, the non-2xx count and the JSON summary.
--- Arguments (after `--` on wrk's command line): the lookup style (`path` or `query`) and a file
--- with the id of each seeded movie, one per line, "Película 1" first.
+-- Arguments (after `--` on wrk's command line): the target's dialect (see Dialect in bench/targets.ts),
+-- that is the lookup URL with `{titulo}` for the title, the page URL with `{page}` (1 to 100) or
+-- `{offset}` (0 to 9,900), and the name of the category field in bodies; then a file with the id of
+-- each seeded movie, one per line, "Película 1" first.
 local bench = {}
 
 local threads = {}
-local lookupStyle, ids, run
+local lookupBefore, lookupAfter, pageBefore, pageAfter, pageByOffset, categoryField, ids, run
 local created = 0
 local json = { ["Content-Type"] = "application/json" }
 local sipnosis = "Sinopsis revisada: la familia del barrio sur vuelve a la ciudad despues de un largo verano."
@@ -13,10 +15,23 @@ function bench.setup(thread)
   table.insert(threads, thread)
 end
 
+-- A template cut around its placeholder once, so that each request is a plain concatenation.
+local function around(template, placeholder)
+  local at = template:find(placeholder, 1, true)
+  if at == nil then return nil end
+  return template:sub(1, at - 1), template:sub(at + #placeholder)
+end
+
 function bench.init(args)
-  lookupStyle = args[1]
+  lookupBefore, lookupAfter = around(args[1], "{titulo}")
+  if lookupBefore == nil then error("the lookup URL has no {titulo}: " .. args[1]) end
+  pageBefore, pageAfter = around(args[2], "{page}")
+  pageByOffset = pageBefore == nil
+  if pageByOffset then pageBefore, pageAfter = around(args[2], "{offset}") end
+  if pageBefore == nil then error("the page URL has neither {page} nor {offset}: " .. args[2]) end
+  categoryField = args[3]
   ids = {}
-  for line in io.lines(args[2]) do ids[#ids + 1] = tonumber(line) end
+  for line in io.lines(args[4]) do ids[#ids + 1] = tonumber(line) end
   -- wrk does not seed, and a table's address tells threads apart.
   math.randomseed(os.time() + tonumber(tostring({}):match("0x(%x+)") or "0", 16) % 1000003)
   run = string.format("%x%04x", os.time(), math.random(0, 0xffff))
@@ -42,13 +57,13 @@ end
 -- GET one movie by a title picked at random among the seeded ones.
 function bench.lookup()
   local title = "Pel%C3%ADcula%20" .. math.random(1, #ids)
-  if lookupStyle == "query" then return wrk.format("GET", "/peliculas?titulo=" .. title) end
-  return wrk.format("GET", "/peliculas/" .. title)
+  return wrk.format("GET", lookupBefore .. title .. lookupAfter)
 end
 
 -- GET one of the 100 pages of 100 movies.
 function bench.page()
-  return wrk.format("GET", "/peliculas?_page=" .. math.random(1, 100) .. "&_limit=100")
+  local n = math.random(1, 100)
+  return wrk.format("GET", pageBefore .. (pageByOffset and (n - 1) * 100 or n) .. pageAfter)
 end
 
 function bench.list()
@@ -58,16 +73,16 @@ end
 -- POST a movie whose title no run or thread has used.
 function bench.create()
   created = created + 1
-  local body = string.format('{"titulo":"Estreno %s-%d","sipnosis":"%s","duracion":%d,"categoria_id":%d}',
-    run, created, sipnosis, math.random(60, 180), math.random(1, 20))
+  local body = string.format('{"titulo":"Estreno %s-%d","sipnosis":"%s","duracion":%d,"%s":%d}',
+    run, created, sipnosis, math.random(60, 180), categoryField, math.random(1, 20))
   return wrk.format("POST", "/peliculas", json, body)
 end
 
 -- PUT a whole seeded movie back under its own title, with another synopsis length and duration.
 function bench.update()
   local n = math.random(1, #ids)
-  local body = string.format('{"titulo":"Película %d","sipnosis":"%s","duracion":%d,"categoria_id":%d}',
-    n, sipnosis, math.random(60, 180), (n - 1) % 20 + 1)
+  local body = string.format('{"titulo":"Película %d","sipnosis":"%s","duracion":%d,"%s":%d}',
+    n, sipnosis, math.random(60, 180), categoryField, (n - 1) % 20 + 1)
   return wrk.format("PUT", "/peliculas/" .. ids[n], json, body)
 end
 

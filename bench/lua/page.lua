@@ -1,4 +1,4 @@
--- A page of 100 movies (?_page=N&_limit=100, N from 1 to 100).
+-- A page of 100 movies, one of the first 100 pages (?_page=N&_limit=100, or the target's own spelling).
 package.path = (debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "?.lua;" .. package.path
 local bench = require("bench")
 

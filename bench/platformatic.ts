@@ -1,0 +1,90 @@
+/**
+ * Platformatic DB as a bench target: installed by the bench itself on first use (it is heavy and only
+ * the bench needs it, so it is not among the project's dependencies), then run on a fresh SQLite file
+ * with tables like cartelera's.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pinned, startServer, type ServerProcess } from './process.js';
+
+/** Pinned to one version, so that a run measures the same code every time. */
+export const PLATFORMATIC_VERSION = '2.61.0';
+
+/**
+ * More movies than a run ever stores. Platformatic DB answers 10 records to a GET without `limit`, and
+ * refuses a `limit` over 100, by default; both are raised to this so that a full list is the full list.
+ */
+const LIST_LIMIT = 1_000_000;
+
+/**
+ * cartelera's columns (src/db/migrations/0001_catalogue.ts), so the same bodies fit, and its index on
+ * the foreign key. Without what only cartelera uses: the normalized-key columns (the titles are unique
+ * as written here), the CHECKs of the contract and the version triggers.
+ */
+const SCHEMA = `create table categorias (
+  id integer primary key,
+  nombre text unique not null
+);
+create table peliculas (
+  id integer primary key,
+  titulo text not null unique,
+  sipnosis text,
+  duracion integer,
+  categoria_id integer not null references categorias(id)
+);
+create index peliculas_categoria on peliculas (categoria_id);
+`;
+
+/**
+ * The folder it is installed in: inside the repository (so a second run reuses it) and git-ignored.
+ * A stamp holding the version is written last, so an interrupted install is redone, not reused.
+ */
+function installDir(root: string): string {
+  const dir = join(root, '.bench', 'platformatic');
+  const stamp = join(dir, 'installed-version');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === PLATFORMATIC_VERSION) return dir;
+
+  console.log(`Installing @platformatic/db@${PLATFORMATIC_VERSION} into .bench/platformatic (once; it takes a few minutes)`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const install = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', `@platformatic/db@${PLATFORMATIC_VERSION}`], {
+    stdio: 'inherit',
+  });
+  if (install.status !== 0) {
+    throw new Error(`npm install of @platformatic/db@${PLATFORMATIC_VERSION} failed (${install.error?.message ?? `exit ${install.status}`})`);
+  }
+  // Its SQLite driver is native (better-sqlite3): an install whose build was skipped or failed would
+  // only show at the first request.
+  const driver = spawnSync(process.execPath, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: dir, encoding: 'utf8' });
+  if (driver.status !== 0) throw new Error(`@platformatic/db installed, but its SQLite driver does not load:\n${driver.stderr}`);
+  writeFileSync(stamp, `${PLATFORMATIC_VERSION}\n`);
+  return dir;
+}
+
+/**
+ * Starts Platformatic DB (its own CLI, `plt-db start`: one process, no worker threads) on `port`, on a
+ * fresh SQLite file under `workDir`; the migration is applied at start. Its logger is at `warn`, as
+ * cartelera's is here. Inside a container it listens on 0.0.0.0 whatever the config says (its own rule).
+ */
+export async function startPlatformatic(root: string, workDir: string, port: number): Promise<ServerProcess> {
+  const bin = join(installDir(root), 'node_modules', '.bin', 'plt-db');
+  const dir = join(workDir, 'platformatic');
+  mkdirSync(join(dir, 'migrations'), { recursive: true });
+  writeFileSync(join(dir, 'migrations', '001.do.sql'), SCHEMA);
+  const config = {
+    server: { hostname: '127.0.0.1', port, logger: { level: 'warn' } },
+    db: {
+      connectionString: `sqlite://${join(dir, 'db.sqlite')}`,
+      limit: { default: LIST_LIMIT, max: LIST_LIMIT },
+    },
+    migrations: { dir: './migrations', autoApply: true },
+  };
+  const configFile = join(dir, 'platformatic.json');
+  writeFileSync(configFile, JSON.stringify(config, null, 2));
+  return startServer('platformatic-db', pinned(0, [process.execPath, bin, 'start', '-c', configFile]), {
+    cwd: dir,
+    port,
+    readyPath: '/categorias',
+  });
+}
