@@ -119,7 +119,7 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
 }
 
 function sendCached(reply: FastifyReply, answer: CachedAnswer) {
-  return reply.type('application/json; charset=utf-8').headers(answer.headers).header('etag', answer.etag).send(answer.body);
+  return reply.headers(answer.headers).send(answer.body);
 }
 
 function paramOf<T>(request: FastifyRequest, name: string): T {

@@ -5,9 +5,14 @@ import type { TableState, Versions } from './versions.js';
 export interface CachedAnswer {
   body: Buffer;
   etag: string;
-  /** Headers of the answer besides its ETag and type (a page's X-Total-Count and Link). */
+  /**
+   * Every header the answer carries of its own, built once with it: its type, a page's
+   * X-Total-Count and Link, and its ETag. A hit then sets them in one call.
+   */
   headers: Record<string, string>;
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface CacheLimits {
   entries: number;
@@ -53,7 +58,8 @@ export function answerCache(versions: Versions, table: keyof Database, limits: C
     if (kept) return kept;
     const made = await make(state);
     if (made === undefined) return undefined;
-    const answer = { body: Buffer.from(made.body), etag: etagOf(made.body), headers: made.headers ?? {} };
+    const etag = etagOf(made.body);
+    const answer = { body: Buffer.from(made.body), etag, headers: { 'content-type': JSON_TYPE, ...made.headers, etag } };
     // Kept only if no newer version was seen while the rows were read.
     if (current === version) keep(key, answer);
     return answer;

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { etagOf } from '../../src/cache/etag.js';
 import {
-  artistaBody, withApp, categoriaBody, createArtista, createCategoria, createPelicula, eventoUrbanoBody,
+  artistaBody, buildTestApp, withApp, categoriaBody, createArtista, createCategoria, createPelicula, eventoUrbanoBody,
   obraBody, peliculaBody, send, unique, type Json,
 } from '../helpers.js';
 import { freshStore } from '../stores.js';
@@ -182,6 +183,32 @@ describe('pages and filters after writes', () => {
 });
 
 describe('plain lookups with two processes on one store', () => {
+  it('when a lookup and a page are answered from memory, then their bytes, headers included, are those of the answer first built for them', async () => {
+    const app = await buildTestApp();
+    try {
+      const categoria = await createCategoria(app);
+      const written = await ok(app, 'PUT', `/peliculas/${(await createPelicula(app, { categoria_id: categoria.id })).id}`, peliculaBody(categoria.id));
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as { port: number };
+      for (const path of [`/peliculas/${encodeURIComponent(String(written.titulo))}`, '/peliculas?_page=1&_limit=5']) {
+        // The first answer is built from the rows; the next ones are the kept bytes.
+        const [built, kept, again] = [await rawGet(port, path), await rawGet(port, path), await rawGet(port, path)];
+        assert.equal(kept, built, path);
+        assert.equal(again, built, path);
+        const [head = '', body = ''] = built.split('\r\n\r\n');
+        assert.match(head, /^HTTP\/1\.1 200 OK\r\n/);
+        assert.match(head, new RegExp(`\r\netag: ${etagOf(body).replaceAll('"', '\\"')}\r\n`));
+        assert.match(head, /\r\ncontent-type: application\/json; charset=utf-8\r\n/);
+        assert.match(head, /\r\ncontent-security-policy: default-src 'none'; frame-ancestors 'none'\r\n/);
+        if (path.includes('_page')) assert.match(head, /\r\nx-total-count: 1\r\nlink: /);
+        // The same bytes as the record the write answered, serialized for that request.
+        else assert.equal(body, JSON.stringify(written));
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('when one process writes, then the other process looks up what was written, never what it answered before', async () => {
     const store = await freshStore();
     const env = { DATABASE_URL: store.url, LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' };
@@ -208,3 +235,12 @@ describe('plain lookups with two processes on one store', () => {
     }
   });
 });
+
+/** The raw bytes of a GET over a real socket, with a fixed request id and the Date header blanked (it moves each second). */
+async function rawGet(port: number, path: string): Promise<string> {
+  const socket = connect(port, '127.0.0.1');
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: fixed\r\nConnection: close\r\n\r\n`);
+  let raw = '';
+  for await (const chunk of socket) raw += String(chunk);
+  return raw.replace(/\r\nDate: [^\r]*\r\n/i, '\r\nDate: -\r\n');
+}
