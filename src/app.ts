@@ -10,6 +10,7 @@ import { tableVersions } from './cache/versions.js';
 import { isCanonicalFecha } from './catalogue/fecha.js';
 import { compileValidator, type JsonSchema } from './catalogue/validation.js';
 import { openDatabase, poolOf } from './db/connect.js';
+import type { Db } from './db/schema.js';
 import { migrateToLatest } from './db/migrate.js';
 import { waitForStore } from './db/wait.js';
 import { crossOrigin } from './ops/cors.js';
@@ -42,17 +43,20 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   if (config.MAX_CONNECTIONS > 0) app.server.maxConnections = config.MAX_CONNECTIONS;
   expectationRefusals(app);
   echoRequestId(app);
-  const db = openDatabase(config.DATABASE_URL, {
-    poolMax: config.DATABASE_POOL_MAX,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    onConnectionError: (error) => app.log.warn({ reason: error.message }, 'database connection lost'),
-  });
-  app.addHook('onClose', () => db.destroy());
+  let db: Db;
   try {
+    db = openDatabase(config.DATABASE_URL, {
+      poolMax: config.DATABASE_POOL_MAX,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      onConnectionError: (error) => app.log.warn({ reason: error.message }, 'database connection lost'),
+    });
+    const opened = db;
+    app.addHook('onClose', () => opened.destroy());
     await waitForStore(db, app.log, config.DATABASE_WAIT_MS);
     const applied = await migrateToLatest(db);
     if (applied.length > 0) app.log.info({ migrations: applied }, 'migrations applied');
   } catch (error) {
+    // server.ts exits on this without a word of its own: the reason is logged here, whatever failed.
     app.log.fatal({ reason: error instanceof Error ? error.message : String(error) }, 'start-up failed');
     await app.close();
     throw error;

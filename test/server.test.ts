@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { buildTestApp } from './helpers.js';
-import { logLines, npmStart } from './service.js';
+import { logLines, npmStart, root } from './service.js';
 import { backend, freshStore, type TestStore } from './stores.js';
 
 const stores: TestStore[] = [];
@@ -35,6 +37,21 @@ describe(`over a real port (${backend})`, () => {
     assert.ok(logs.some((l) => l.msg === 'request completed' && l.res?.statusCode === 201));
     assert.ok(logs.some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
     assert.doesNotMatch(server.output(), /no-debe-aparecer-en-los-logs/);
+  });
+
+  it('when DATABASE_URL names no store the service can open, then start-up fails with exit 1 and says why', async () => {
+    const child = spawn(process.execPath, ['dist/server.js'], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: 'data/cartelera.sqlite' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 1);
+    const fatal = logLines(output).find((l) => l.msg === 'start-up failed');
+    assert.match(String(fatal?.reason), /DATABASE_URL must start with sqlite:, postgres:\/\/ or postgresql:\/\//);
   });
 
   it('when restarted on the same store, then what was written is still there', async () => {
