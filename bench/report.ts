@@ -59,6 +59,7 @@ const TITLES: Record<TargetName, string> = {
 };
 
 const MB = 1_000_000;
+const NODE24: TargetName = 'cartelera-sqlite-node24';
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 const ms = (us: number) => `${(us / 1000).toFixed(us < 10_000 ? 2 : 1)} ms`;
 const rate = (n: number) => (n < 100 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US'));
@@ -77,10 +78,10 @@ function find(results: ScenarioResult[], target: TargetName, scenario: ScenarioN
 }
 
 /** cartelera (SQLite)'s 2xx rate over `target`'s, in one scenario. */
-function ratio(results: ScenarioResult[], scenario: ScenarioName, target: TargetName): number | undefined {
-  const ours = find(results, 'cartelera-sqlite', scenario)?.rps;
+function ratio(results: ScenarioResult[], scenario: ScenarioName, target: TargetName, ours: TargetName = 'cartelera-sqlite'): number | undefined {
+  const mine = find(results, ours, scenario)?.rps;
   const theirs = find(results, target, scenario)?.rps;
-  return ours === undefined || !theirs ? undefined : ours / theirs;
+  return mine === undefined || !theirs ? undefined : mine / theirs;
 }
 
 function resultsTable(results: ScenarioResult[], targets: readonly TargetName[]): string {
@@ -142,6 +143,7 @@ function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined)
     return sqlite === undefined || pg === undefined || sqlite === 0 ? undefined : pg / sqlite;
   };
   const p99 = find(results, 'cartelera-sqlite', 'lookup')?.wrk.p99_us;
+  const p99Node24 = find(results, NODE24, 'lookup')?.wrk.p99_us;
   const wrkBound = (scenario: ScenarioName) => ((find(results, 'ceiling', scenario)?.cpu.wrk ?? 0) >= 0.9 ? ' (the ceiling was wrk-bound)' : '');
   // A small peak over an incomplete list proves nothing.
   const complete = hundredK?.moviesInBody === hundredK?.movies;
@@ -154,12 +156,18 @@ function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined)
     ['full list of 10,000 ≥ 0.5× ceiling', ratio(results, 'list', 'ceiling'), (v) => times(v) + wrkBound('list'), (v) => v >= 0.5],
     ['full list of 10,000 ≥ 10× json-server', ratio(results, 'list', 'json-server'), times, (v) => v >= 10],
     ['full list of 10,000 ≥ 10× Platformatic DB', ratio(results, 'list', 'platformatic-db'), times, (v) => v >= 10],
+    // The same code on the Node.js LTS that deployments run today.
+    ['on Node.js 24: lookup by title ≥ 0.6× ceiling', ratio(results, 'lookup', 'ceiling', NODE24), (v) => times(v) + wrkBound('lookup'), (v) => v >= 0.6],
+    ['on Node.js 24: lookup by title ≥ 5× Platformatic DB', ratio(results, 'lookup', 'platformatic-db', NODE24), times, (v) => v >= 5],
+    ['on Node.js 24: create ≥ 15× Platformatic DB', ratio(results, 'create', 'platformatic-db', NODE24), times, (v) => v >= 15],
+    ['on Node.js 24: update ≥ 15× Platformatic DB', ratio(results, 'update', 'platformatic-db', NODE24), times, (v) => v >= 15],
     ['PostgreSQL page of 100 ≥ 0.5× SQLite', postgres('page'), times, (v) => v >= 0.5],
     ['PostgreSQL lookup ≥ 0.6× SQLite', postgres('lookup'), times, (v) => v >= 0.6],
     ['PostgreSQL create ≥ 0.6× SQLite', postgres('create'), times, (v) => v >= 0.6],
     ['PostgreSQL update ≥ 0.6× SQLite', postgres('update'), times, (v) => v >= 0.6],
     ['full list of 100,000: server peak RSS < 150 MB', hundredK?.peakRss, (v) => mb(v) + incomplete, (v) => complete && v < 150 * MB],
     ['p99 of lookups ≤ 3 ms at 32 connections', p99, ms, (v) => v <= 3000],
+    ['on Node.js 24: p99 of lookups ≤ 3 ms at 32 connections', p99Node24, ms, (v) => v <= 3000],
   ];
   return table(
     ['target', 'measured', 'result'],
@@ -219,8 +227,9 @@ ${run.targets.includes('cartelera-sqlite') && run.targets.length > 1 ? `\n### ca
 
 The project's targets, each worked out from figures of this one run: a ratio to Platformatic DB
 divides cartelera (SQLite)'s answers per second by Platformatic DB ${PLATFORMATIC_VERSION}'s in the same
-scenario, and the PostgreSQL rows divide cartelera (PostgreSQL)'s by cartelera (SQLite)'s. A row
-whose targets were not all run is "not measured".
+scenario (the "on Node.js 24" rows, the same service run on Node.js 24's), and the PostgreSQL
+rows divide cartelera (PostgreSQL)'s by cartelera (SQLite)'s. A row whose targets were not all run
+is "not measured".
 
 ${targetsTable(results, hundredK)}
 
