@@ -3,7 +3,6 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { canonicalFecha } from '../catalogue/fecha.js';
 import type { Database, Db } from './schema.js';
@@ -50,14 +49,7 @@ function openSqlite(path: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const checkpoints = path === ':memory:' ? undefined : checkpointInBackground(sqlite, path);
-  const database = Object.assign(reusingStatements(sqlite, () => writesInProcess++), {
-    close: () => {
-      checkpoints?.stop();
-      sqlite.close();
-    },
-  });
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, () => writesInProcess++) }) });
   sqliteConnections.set(db, { handle: sqlite, writes: () => writesInProcess });
   return db;
 }
@@ -81,60 +73,8 @@ function reusingStatements(sqlite: SQLite.Database, wrote: () => void): SQLite.D
       if (!statement.readonly) wrote();
       return statement;
     },
+    close: () => sqlite.close(),
   });
-}
-
-/** How often the background connection moves committed pages from the WAL into the database file. */
-const CHECKPOINT_EVERY_MS = 200;
-
-// The checkpointing thread's whole program (CommonJS, run from this string): its own connection to
-// the file, a passive checkpoint every `everyMs`, and a clean close when told to stop. A failed
-// checkpoint (the file busy, say) is simply tried again on the next tick.
-const CHECKPOINTER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path);
-db.pragma('busy_timeout = 1000');
-const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
-const timer = setInterval(checkpoint, workerData.everyMs);
-const stopped = new Int32Array(workerData.stopped);
-parentPort.once('message', () => {
-  clearInterval(timer);
-  db.close();
-  Atomics.store(stopped, 0, 1);
-  Atomics.notify(stopped, 0);
-  parentPort.close();
-});
-`;
-
-/**
- * SQLite copies committed pages from the WAL into the database file in checkpoints, and fsyncs the
- * file for each. Left to itself it checkpoints inside a commit every 1,000 pages, on the thread that
- * commits: the profile of updates showed that to be half of a write's time in the store (45 µs of
- * a committed update, 22 µs with no checkpoint), with the event loop blocked meanwhile. Here a
- * thread of its own checkpoints instead, on its own connection, without waiting for readers or
- * writers (PASSIVE). A commit is as durable as before: it is in the WAL when it returns, and the
- * WAL is what recovery replays; only where the pages go afterwards moved off the request path.
- */
-function checkpointInBackground(sqlite: SQLite.Database, path: string): { stop(): void } {
-  sqlite.pragma('wal_autocheckpoint = 0');
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const stopped = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, path, everyMs: CHECKPOINT_EVERY_MS, stopped: stopped.buffer } });
-  // It must never keep the process alive, nor take it down.
-  worker.unref();
-  let running = true;
-  worker.on('error', () => (running = false));
-  worker.on('exit', () => (running = false));
-  return {
-    // Waits for its connection to close, so that the main one, closing next, is the file's last:
-    // SQLite then checkpoints the rest and removes the WAL, and nothing touches the files afterwards.
-    stop() {
-      if (!running) return;
-      worker.postMessage('stop');
-      Atomics.wait(stopped, 0, 0, 5000);
-    },
-  };
 }
 
 // What PostgreSQL answers differently from SQLite, made the same here and nowhere else:

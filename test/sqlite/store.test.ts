@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import SQLite from 'better-sqlite3';
-import { openDatabase, sqliteOf } from '../../src/db/connect.js';
+import { openDatabase } from '../../src/db/connect.js';
 import { violationOf } from '../../src/db/errors.js';
 import { migrateToLatest, migrationNames } from '../../src/db/migrate.js';
 
@@ -27,38 +26,6 @@ describe('a SQLite store', () => {
     } finally {
       await db.destroy();
     }
-  });
-
-  test('when writes commit, then a thread of its own moves them into the database file, and closing leaves no WAL', async () => {
-    const file = join(dir, 'store.sqlite');
-    const db = openDatabase(`sqlite:${file}`);
-    try {
-      await migrateToLatest(db);
-      // No checkpoint inside a commit: the writing connection leaves them to the background thread.
-      assert.equal(sqliteOf(db)?.handle.pragma('wal_autocheckpoint', { simple: true }), 0);
-      const nombres = Array.from({ length: 300 }, (_, i) => `Categoría ${i}`);
-      for (const nombre of nombres) await db.insertInto('categorias').values({ nombre, nombre_clave: nombre.toLowerCase() }).execute();
-      // The database file alone, without its WAL, holds the rows once a checkpoint has copied them.
-      const copy = join(dir, 'file-only.sqlite');
-      const inFile = () => {
-        copyFileSync(file, copy);
-        const alone = new SQLite(copy, { readonly: true });
-        try {
-          // Before the first checkpoint, even the tables are only in the WAL.
-          return alone.prepare("select count(*) from sqlite_master where name = 'categorias'").pluck().get() === 1
-            ? alone.prepare('select count(*) from categorias').pluck().get()
-            : undefined;
-        } finally {
-          alone.close();
-        }
-      };
-      const deadline = Date.now() + 5000;
-      while (inFile() !== nombres.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.equal(inFile(), nombres.length);
-    } finally {
-      await db.destroy();
-    }
-    assert.equal(existsSync(`${file}-wal`), false);
   });
 
   test('when an event date is not in the canonical text form, then SQLite refuses it as a check', async () => {
