@@ -58,6 +58,21 @@ const TITLES: Record<TargetName, string> = {
   ceiling: 'ceiling (node:http)',
 };
 
+/** The moment a run is stamped with: `2026-11-23 19:52 UTC`. */
+export const utcMinute = () => `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * Puts `lines` (the markers included) in place of the section of `file` between `begin` and `end`,
+ * or at its end when it has none yet: a bench writes its own part of a page and leaves the rest.
+ */
+export function writeSection(file: string, begin: string, end: string, lines: string[]): void {
+  const doc = readFileSync(file, 'utf8');
+  const section = [begin, ...lines, end].join('\n');
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  writeFileSync(file, from >= 0 && to > from ? doc.slice(0, from) + section + doc.slice(to + end.length) : `${doc.trimEnd()}\n\n${section}\n`);
+}
+
 const MB = 1_000_000;
 const NODE24: TargetName = 'cartelera-sqlite-node24';
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { untilQuiet, watchCpu } from './cpu.js';
 import { statusBytes, watchPeakRss } from './memory.js';
 import { atExit, pinning, runExitTasks } from './process.js';
-import { summary, writePerformanceDoc, type HundredK, type ScenarioResult, type Seeding } from './report.js';
+import { summary, utcMinute, writePerformanceDoc, type HundredK, type ScenarioResult, type Seeding } from './report.js';
 import { checkAnswers, root, startTarget, TARGET_NAMES, type Target, type TargetName } from './targets.js';
 import { ensureWrk, runWrk, SCENARIOS, wrkVersion, type ScenarioName } from './wrk.js';
 
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   const hundredK = skip100k ? undefined : await measureHundredK(workDir);
 
   console.log(`\n${summary(results, targets, hundredK, problems)}\n`);
-  const date = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const date = utcMinute();
   const run = { date, ...machine(), pinning, durationS, elapsedS: seconds(started), targets };
   writePerformanceDoc(join(root, 'docs', 'performance.md'), run, results, seeding, hundredK, problems);
   console.log(`Wrote docs/performance.md (the run took ${Math.round(run.elapsedS)} s).`);

@@ -5,12 +5,13 @@
  * the machine's cores, as they would on one host. Writes the measured section of docs/scaling.md.
  * Env: BENCH_DURATION (s, default 10).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { watchCpu } from './cpu.js';
 import { atExit, runExitTasks, startServer, type ServerProcess } from './process.js';
+import { utcMinute, writeSection } from './report.js';
 import { adminQuery, CARTELERA, root, seedThroughApi, startArguments } from './targets.js';
 import { ensureWrk, runWrk, SCENARIOS, type ScenarioName, type WrkSummary } from './wrk.js';
 
@@ -105,11 +106,9 @@ const label = (scenario: ScenarioName) => SCENARIOS.find((s) => s.name === scena
 const ms = (us: number) => `${(us / 1000).toFixed(1)} ms`;
 
 function writeScalingDoc(rows: Row[]): void {
-  const date = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  const lines = [
-    BEGIN,
+  writeSection(DOC, BEGIN, END, [
     '',
-    `Measured by \`npm run bench\` (\`bench/scaling.ts\`) on ${date}, Node.js ${process.version}: PostgreSQL (embedded, on this machine), ` +
+    `Measured by \`npm run bench\` (\`bench/scaling.ts\`) on ${utcMinute()}, Node.js ${process.version}: PostgreSQL (embedded, on this machine), ` +
       `${MOVIES.toLocaleString('en-US')} movies, wrk with ${CONNECTIONS} connections in all for ${durationS} s per scenario, split evenly ` +
       'between the processes. Nothing is pinned: the service processes, PostgreSQL and wrk share the same cores.',
     '',
@@ -121,13 +120,7 @@ function writeScalingDoc(rows: Row[]): void {
       return `| ${label(row.scenario)} | ${row.processes} | ${Math.round(row.rps).toLocaleString('en-US')} | ${row.perProcess.map((r) => Math.round(r).toLocaleString('en-US')).join(' + ')} | ${row.p50us.map(ms).join(' / ')} | ${row.p99us.map(ms).join(' / ')} | ${row.serverCpu.toFixed(2)} | ${gain} |`;
     }),
     '',
-    END,
-  ];
-  const doc = readFileSync(DOC, 'utf8');
-  const start = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`docs/scaling.md has no ${BEGIN} … ${END} section to write`);
-  writeFileSync(DOC, doc.slice(0, start) + lines.join('\n') + doc.slice(end + END.length));
+  ]);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -6,12 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { CATEGORY_COUNT, category, movie } from './catalogue.js';
 import { watchPeakRss } from './memory.js';
+import { utcMinute, writeSection } from './report.js';
 import { root } from './targets.js';
 
 const MOVIES = Number(process.env.BENCH_TRANSFER_MOVIES || 100_000);
@@ -70,11 +71,10 @@ try {
     await cartelera(['copy', '--to', postgres.url], sqlite, records),
   ];
   const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-  const section = [
-    START,
+  writeSection(DOC, START, END, [
     '## Data commands',
     '',
-    `\`npm run bench\` (bench/transfer.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}: a JSON document of ${MOVIES.toLocaleString('en-US')} movies and ${CATEGORY_COUNT} categories (${mb(statSync(document).size)} MB), imported into an empty SQLite store, exported from it, and copied from it to PostgreSQL (the embedded server, on this machine). Each command is a process of its own; peak RSS is its resident memory at its highest.`,
+    `\`npm run bench\` (bench/transfer.ts), ${utcMinute()}, Node ${process.version}: a JSON document of ${MOVIES.toLocaleString('en-US')} movies and ${CATEGORY_COUNT} categories (${mb(statSync(document).size)} MB), imported into an empty SQLite store, exported from it, and copied from it to PostgreSQL (the embedded server, on this machine). Each command is a process of its own; peak RSS is its resident memory at its highest.`,
     '',
     '| command | records | seconds | records/s | peak RSS | target |',
     '|---|---:|---:|---:|---:|---|',
@@ -87,12 +87,7 @@ try {
       ][i];
       return `| \`${r.command}\` | ${r.records.toLocaleString('en-US')} | ${r.seconds.toFixed(2)} | ${Math.round(rate).toLocaleString('en-US')} | ${mb(r.peakRss)} MB | ${target} |`;
     }),
-    END,
-  ].join('\n');
-  const doc = readFileSync(DOC, 'utf8');
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  writeFileSync(DOC, start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n${section}\n`);
+  ]);
   console.log(`data commands: written to ${DOC}`);
 } finally {
   await postgres.stop();
