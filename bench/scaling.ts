@@ -12,7 +12,8 @@ import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { watchCpu } from './cpu.js';
 import { atExit, runExitTasks, startServer, type ServerProcess } from './process.js';
 import { utcMinute, writeSection } from './report.js';
-import { adminQuery, CARTELERA, root, seedThroughApi, startArguments } from './targets.js';
+import { startArguments } from '../test/service.js';
+import { adminQuery, CARTELERA, root, seedThroughApi } from './targets.js';
 import { ensureWrk, runWrk, SCENARIOS, type ScenarioName, type WrkSummary } from './wrk.js';
 
 const MOVIES = 10_000;

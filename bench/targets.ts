@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
+import { startArguments } from '../test/service.js';
 import { CATEGORY_COUNT, category, movie } from './catalogue.js';
 import { startPlatformatic } from './platformatic.js';
 import { atExit, pinned, startServer, type ServerProcess } from './process.js';
@@ -101,44 +102,25 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
   }
 }
 
-/** What `npm start` gives node (its flags and the script), read from package.json so the two cannot differ. */
-export function startArguments(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const command = /^exec node (.+)$/.exec(scripts.start);
-  if (!command?.[1]) throw new Error(`package.json's start script is not "exec node …": ${scripts.start}`);
-  return command[1].split(/\s+/);
-}
-
-/** A Node.js and a copy of the project to run the service with. */
-interface Runtime {
-  node: string;
-  project: string;
-}
-
 /**
- * Node.js 24 and a copy of the project built and installed for it (scripts/node24.sh --prepare,
- * which CI's run on Node.js 24 uses too), made ready once per bench.
+ * The Node.js 24 that `npm run test:node24` uses (package.json's config.node24, from the npm
+ * registry's node package, by npm exec): the same project, its Node-API addons load on either.
  */
-function node24(): Runtime {
-  const prepared = spawnSync('bash', [join(root, 'scripts', 'node24.sh'), '--prepare'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (prepared.status !== 0) throw new Error(`scripts/node24.sh --prepare failed (exit ${prepared.status})`);
-  const value = (name: string) => {
-    const line = prepared.stdout.split('\n').find((l) => l.startsWith(`${name}=`));
-    if (!line) throw new Error(`scripts/node24.sh --prepare printed no ${name}`);
-    // Printed shell-quoted (printf %q); the paths here have no characters that need it.
-    return line.slice(name.length + 1);
-  };
-  return { node: value('NODE24_NODE'), project: value('NODE24_PROJECT') };
+function node24(): string {
+  const { config } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { config: { node24: string } };
+  const found = spawnSync('npm', ['exec', '--yes', `--package=node@${config.node24}`, '--', 'node', '-p', 'process.execPath'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (found.status !== 0) throw new Error(`npm exec node@${config.node24} failed (exit ${found.status})`);
+  return found.stdout.trim();
 }
 
 /** The service itself, as `npm start` runs it but without npm, so the measured pid is the server's. */
 async function cartelera(
-  name: TargetName, movies: number, databaseUrl: string, afterStop: () => Promise<void>, runtime: Runtime = { node: process.execPath, project: root },
+  name: TargetName, movies: number, databaseUrl: string, afterStop: () => Promise<void>, node = process.execPath,
 ): Promise<Target> {
   const port = await freePort();
   const launch = () =>
-    startServer(name, pinned(0, [runtime.node, ...startArguments()]), {
-      cwd: runtime.project,
+    startServer(name, pinned(0, [node, ...startArguments()]), {
+      cwd: root,
       port,
       env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
       readyPath: '/health',

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { openDatabase, sqliteOf } from '../src/db/connect.js';
 import { normalizeKey } from '../src/catalogue/keys.js';
 import type { Json } from './helpers.js';
-import { npmStart, type Service } from './service.js';
+import { startService, type Service } from './service.js';
 import { backend, freshStore, type TestStore } from './stores.js';
 
 // A real server process under a write load, killed with SIGKILL mid-load and restarted on the same
@@ -341,7 +341,7 @@ after(async () => {
 
 async function start(url: string): Promise<Service> {
   // No load shedding: its 503s are not what this test is about, and this load may well trip it.
-  const service = await npmStart({ DATABASE_URL: url, LOG_LEVEL: 'warn', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  const service = await startService({ DATABASE_URL: url, LOG_LEVEL: 'warn', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' });
   services.push(service);
   await service.healthy(30000);
   return service;

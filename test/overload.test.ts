@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { npmStart, type Service } from './service.js';
+import { startService, type Service } from './service.js';
 import { backend, freshStore, type TestStore } from './stores.js';
 
 const MAX_CONNECTIONS = 10;
@@ -82,7 +82,7 @@ describe(`slow and excess clients, over a real port (${backend})`, () => {
   let port: number;
   before(async () => {
     store = await freshStore();
-    service = await npmStart({
+    service = await startService({
       DATABASE_URL: store.url,
       LOG_LEVEL: 'warn',
       MAX_CONNECTIONS: String(MAX_CONNECTIONS),
@@ -172,7 +172,7 @@ describe(`many slow clients at the default connection cap, over a real port (${b
   let service: Service;
   before(async () => {
     store = await freshStore();
-    service = await npmStart({
+    service = await startService({
       DATABASE_URL: store.url,
       LOG_LEVEL: 'warn',
       HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildTestApp } from './helpers.js';
-import { logLines, npmStart, root } from './service.js';
+import { logLines, npmStart, root, startService } from './service.js';
 import { backend, freshStore, type TestStore } from './stores.js';
 
 const stores: TestStore[] = [];
@@ -18,9 +20,14 @@ async function storeUrl(): Promise<string> {
 }
 
 describe(`over a real port (${backend})`, () => {
-  it('when started with npm start, then it serves the interface, logs requests as JSON, and SIGTERM stops it with exit 0', async () => {
-    const server = await npmStart({ DATABASE_URL: await storeUrl() });
+  it('when started with npm start, then it runs on the Node.js the project pins, serves the interface, logs requests as JSON, and SIGTERM stops it with exit 0', async () => {
+    const server = await npmStart({ DATABASE_URL: await storeUrl(), METRICS_ENABLED: 'true' });
     await server.healthy();
+    const pinned = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: { node: string } }).dependencies.node;
+    assert.match(pinned, /^\d+\.\d+\.\d+$/, 'package.json pins one exact Node.js version');
+    const metrics = await (await fetch(`${server.base}/metrics`)).text();
+    assert.match(metrics, new RegExp(`^nodejs_version_info\\{version="v${pinned.replaceAll('.', '\\.')}"`, 'm'));
+
     const created = await fetch(`${server.base}/categorias`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -56,7 +63,7 @@ describe(`over a real port (${backend})`, () => {
 
   it('when restarted on the same store, then what was written is still there', async () => {
     const databaseUrl = await storeUrl();
-    const first = await npmStart({ DATABASE_URL: databaseUrl });
+    const first = await startService({ DATABASE_URL: databaseUrl });
     await first.healthy();
     const res = await fetch(`${first.base}/artistas`, {
       method: 'POST',
@@ -66,7 +73,7 @@ describe(`over a real port (${backend})`, () => {
     assert.equal(res.status, 201);
     assert.equal(await first.stop('SIGINT'), 0);
 
-    const second = await npmStart({ DATABASE_URL: databaseUrl });
+    const second = await startService({ DATABASE_URL: databaseUrl });
     await second.healthy();
     const again = await fetch(`${second.base}/artistas/30111222`);
     assert.equal(again.status, 200);

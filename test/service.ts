@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './embedded-postgres.js';
 
@@ -19,10 +21,30 @@ export interface Service {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** What `npm start` gives node (its flags and the script), read from package.json so the two cannot differ. */
+export function startArguments(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const command = /^exec node (.+)$/.exec(scripts.start);
+  if (!command?.[1]) throw new Error(`package.json's start script is not "exec node …": ${scripts.start}`);
+  return command[1].split(/\s+/);
+}
+
 /** Runs `npm start` exactly as a user would, with `env` added to this process's environment. */
-export async function npmStart(env: NodeJS.ProcessEnv): Promise<Service> {
+export function npmStart(env: NodeJS.ProcessEnv): Promise<Service> {
+  return launch('npm', ['start'], env);
+}
+
+/**
+ * Runs what `npm start` runs, on the Node.js running the tests rather than the one npm would
+ * pick: the suite runs on each supported Node.js in turn, and so must the services it starts.
+ */
+export function startService(env: NodeJS.ProcessEnv): Promise<Service> {
+  return launch(process.execPath, startArguments(), env);
+}
+
+async function launch(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Service> {
   const port = await freePort();
-  const child = spawn('npm', ['start'], {
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,10 +61,10 @@ export async function npmStart(env: NodeJS.ProcessEnv): Promise<Service> {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
       if (await done()) return;
-      if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}) before ${what}:\n${output}`);
+      if (child.exitCode !== null) throw new Error(`${command} exited (${child.exitCode}) before ${what}:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`npm start: no ${what} within ${ms} ms:\n${output}`);
+    throw new Error(`${command}: no ${what} within ${ms} ms:\n${output}`);
   }
 
   return {

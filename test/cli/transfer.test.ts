@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { npmStart } from '../service.js';
+import { startService } from '../service.js';
 import { backend, freshStore, type TestStore } from '../stores.js';
 import { cartelera, everyList, withoutInstant } from './cli.js';
 
@@ -130,7 +130,7 @@ describe(`cartelera export and import (${backend})`, () => {
 
   it('when a service is running on the store, then it answers what an import by another process stored on its next request', async () => {
     const url = await seeded();
-    const service = await npmStart({ DATABASE_URL: url });
+    const service = await startService({ DATABASE_URL: url });
     try {
       await service.healthy();
       const before = (await (await fetch(`${service.base}/peliculas`)).json()) as unknown[];

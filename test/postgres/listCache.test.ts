@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { etagOf } from '../../src/cache/etag.js';
-import { npmStart, type Service } from '../service.js';
+import { startService, type Service } from '../service.js';
 import { freshStore, type TestStore } from '../stores.js';
 
 // Two service processes on one database: each keeps its own cached whole-table lists, which the
@@ -56,10 +56,10 @@ describe('cached whole-table lists across two service processes on one PostgreSQ
     const store = await freshStore();
     stores.push(store);
     // One after the other: the first applies the migrations.
-    const a = await npmStart({ DATABASE_URL: store.url });
+    const a = await startService({ DATABASE_URL: store.url });
     services.push(a);
     await a.healthy(30000);
-    const b = await npmStart({ DATABASE_URL: store.url });
+    const b = await startService({ DATABASE_URL: store.url });
     services.push(b);
     await b.healthy(30000);
 

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { openDatabase } from '../../src/db/connect.js';
 import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres.js';
 import { ERROR_TIMESTAMP, type Json } from '../helpers.js';
-import { npmStart, type Service } from '../service.js';
+import { startService, type Service } from '../service.js';
 
 // A real PostgreSQL server of this test's own, shut down for a few seconds and started again on
 // the same data, while a real service process (npm start) serves readers and writers throughout.
@@ -57,7 +57,7 @@ describe('when the PostgreSQL server stops under load and starts again', () => {
   let service: Service | undefined;
   before(async () => {
     database = await startEmbeddedPostgres();
-    service = await npmStart({
+    service = await startService({
       DATABASE_URL: database.url,
       LOG_LEVEL: 'warn',
       DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),

@@ -3,7 +3,7 @@ import { migrationNames } from '../../src/db/migrate.js';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { throughPort, tcpProxy } from '../proxy.js';
-import { logLines, npmStart, type Service } from '../service.js';
+import { logLines, startService, type Service } from '../service.js';
 import { freshStore, type TestStore } from '../stores.js';
 
 const stores: TestStore[] = [];
@@ -19,7 +19,7 @@ async function store(): Promise<TestStore> {
   return s;
 }
 async function start(env: NodeJS.ProcessEnv): Promise<Service> {
-  const service = await npmStart(env);
+  const service = await startService(env);
   services.push(service);
   return service;
 }

@@ -3,14 +3,14 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { npmStart } from '../service.js';
+import { startService } from '../service.js';
 import { cartelera, everyList } from '../cli/cli.js';
 
 it('when a backup is taken while a write load runs, then the copy passes check and is served as is', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cartelera-backup-'));
   const url = `sqlite:${join(dir, 'live.sqlite')}`;
   assert.equal((await cartelera(['seed'], url)).code, 0);
-  const service = await npmStart({ DATABASE_URL: url });
+  const service = await startService({ DATABASE_URL: url });
   try {
     await service.healthy();
     let writing = true;

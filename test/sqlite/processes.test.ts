@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { migrationNames } from '../../src/db/migrate.js';
-import { logLines, npmStart, type Service } from '../service.js';
+import { logLines, startService, type Service } from '../service.js';
 import { freshStore, type TestStore } from '../stores.js';
 
 // Lookups, pages and whole lists are answered from memory while their table's version holds; on
@@ -32,7 +32,7 @@ async function call(base: string, method: string, path: string, body?: object): 
 describe('several service processes on one SQLite file', () => {
   it('when three start at the same moment on a new file, then all come up and each migration ran once', async () => {
     const { url } = await store();
-    const started = await Promise.all([1, 2, 3].map(() => npmStart({ DATABASE_URL: url })));
+    const started = await Promise.all([1, 2, 3].map(() => startService({ DATABASE_URL: url })));
     services.push(...started);
     await Promise.all(started.map((s) => s.healthy(30000)));
     const applied = started.filter((s) => logLines(s.output()).some((l) => l.msg === 'migrations applied'));
@@ -48,7 +48,7 @@ describe('several service processes on one SQLite file', () => {
 
   it('when one process writes, then the next lookup, page and list through the other show it, every time', async () => {
     const { url } = await store();
-    const [a, b] = await Promise.all([npmStart({ DATABASE_URL: url }), npmStart({ DATABASE_URL: url })]);
+    const [a, b] = await Promise.all([startService({ DATABASE_URL: url }), startService({ DATABASE_URL: url })]);
     services.push(a, b);
     await Promise.all([a.healthy(30000), b.healthy(30000)]);
     const categoria = (await call(a.base, 'POST', '/categorias', { nombre: 'Drama' })).json as { id: number };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { npmStart, root, type Service } from '../../service.js';
+import { root, startService as startServiceProcess, type Service } from '../../service.js';
 
 /** Where the screens are saved (git-ignored): a few of them are copied into docs/. */
 export const SCREENSHOTS = join(root, 'artifacts', 'screenshots');
@@ -54,10 +54,10 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** The service as users start it (`npm start`), on a fresh SQLite file, with `env` added. */
+/** The service as `npm start` runs it, on a fresh SQLite file, with `env` added. */
 export async function startService(env: NodeJS.ProcessEnv = {}): Promise<Service & { api: Api; cleanUp(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'cartelera-admin-'));
-  const service = await npmStart({ DATABASE_URL: `sqlite:${join(dir, 'cartelera.sqlite')}`, LOG_LEVEL: 'warn', ...env });
+  const service = await startServiceProcess({ DATABASE_URL: `sqlite:${join(dir, 'cartelera.sqlite')}`, LOG_LEVEL: 'warn', ...env });
   await service.healthy(30_000);
   return {
     ...service,
