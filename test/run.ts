@@ -26,7 +26,7 @@ const only = (backend: string) => files.filter((f) => !/^test\/(sqlite|postgres)
 async function runSuite(backend: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv): Promise<boolean> {
   const suite = only(backend);
   if (suite.length === 0) return true;
-  console.log(`\n# cartelera tests on ${backend} (${suite.length} files)\n`);
+  console.log(`\n# cartelera tests on ${backend} (${suite.length} files, Node.js ${process.versions.node})\n`);
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...suite], {
     cwd: root,
     stdio: 'inherit',
