@@ -355,7 +355,7 @@ describe('the admin at /admin/', () => {
     await s.close();
   });
 
-  it('when lists are filtered from the filter menu, then movies keep to a category and a duration range, and events to whole days of the user\'s', TIMEOUT, async () => {
+  it('when lists are filtered from the filter menu, then movies keep to a category and a duration range, and events to whole days as entered, whatever the browser\'s zone', TIMEOUT, async () => {
     const negro = await service.api.create('/categorias', { nombre: 'Cine negro' });
     const otra = await service.api.create('/categorias', { nombre: 'Cine mudo' });
     const pelicula = (titulo: string, duracion: number, categoria_id: unknown) =>
@@ -365,12 +365,12 @@ describe('the admin at /admin/', () => {
     await pelicula('Sombra larga', 150, negro.id);
     await pelicula('Sombra muda', 120, otra.id);
     const carnaval = await service.api.create('/categorias', { nombre: 'Carnaval' });
-    // Montevideo is 3 hours behind UTC: 22:00 there on the 20th is the 21st in UTC.
+    // Dates are the events' wall clock, whatever the browser's zone: 22:00 on the 20th is the 20th.
     const evento = (titulo: string, fecha: string) =>
       service.api.create('/eventosUrbanos', { titulo, descripcion: 'Tambores.', fecha, lugar: 'Barrio Sur', categoria_id: carnaval.id });
-    await evento('Llamadas, víspera', '2027-02-19T22:00:00-03:00');
-    await evento('Llamadas, primera noche', '2027-02-20T22:00:00-03:00');
-    await evento('Llamadas, segunda noche', '2027-02-21T22:00:00-03:00');
+    await evento('Llamadas, víspera', '2027-02-19T22:00:00Z');
+    await evento('Llamadas, primera noche', '2027-02-20T22:00:00Z');
+    await evento('Llamadas, segunda noche', '2027-02-21');
     const s = await session({ timezoneId: 'America/Montevideo' });
     const page = await s.open();
     const addFilter = async (label: string) => {
@@ -407,9 +407,64 @@ describe('the admin at /admin/', () => {
     await page.getByText('Llamadas, segunda noche').waitFor({ state: 'detached' });
     await page.getByText('Llamadas, primera noche').waitFor();
     await screenshot(page, 'eventos-por-fecha');
-    const day = await service.api.list(`/eventosUrbanos?fecha_gte=2027-02-20T00:00:00-03:00&fecha_lte=2027-02-20T23:59:59.999-03:00`);
+    const day = await service.api.list(`/eventosUrbanos?fecha_gte=2027-02-20&fecha_lte=2027-02-20T23:59:59.999Z`);
     assert.deepEqual(day.map((e) => e.titulo), ['Llamadas, primera noche']);
     await s.close();
+  });
+
+  it('when the browser is in Buenos Aires or in Tokyo, then an event shows the day and time it was entered, in the list, on its page and in the form, and saving the form keeps its fecha', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Ferias' });
+    const evento = (titulo: string, fecha: string) =>
+      service.api.create('/eventosUrbanos', { titulo, descripcion: 'Para toda la familia.', fecha, lugar: 'La Rural', categoria_id: categoria.id });
+    const diaEntero = await evento('Feria del libro', '2026-11-14');
+    const conHora = await evento('Milonga abierta', '2026-11-14T20:30:00Z');
+    assert.equal(diaEntero.fecha, '2026-11-14T00:00:00.000+00:00');
+    const shown = { [String(diaEntero.id)]: '14/11/2026', [String(conHora.id)]: '14/11/2026 20:30' };
+    const inForm = { [String(diaEntero.id)]: '2026-11-14T00:00', [String(conHora.id)]: '2026-11-14T20:30' };
+
+    for (const timezoneId of ['America/Argentina/Buenos_Aires', 'Asia/Tokyo']) {
+      const s = await session({ timezoneId });
+      const page = await s.open();
+      await page.goto(`${service.base}/admin/#/eventosUrbanos?filter=${encodeURIComponent(JSON.stringify({ categoria_id: categoria.id }))}`);
+      for (const [titulo, id] of [['Feria del libro', diaEntero.id], ['Milonga abierta', conHora.id]] as const) {
+        const row = page.locator('#main-content tbody tr').filter({ hasText: titulo });
+        await row.waitFor();
+        const cells = await row.locator('td').allInnerTexts();
+        assert.ok(cells.includes(shown[String(id)] ?? ''), `${timezoneId}: the list shows ${titulo} as ${shown[String(id)]}, not ${cells.join(' | ')}`);
+
+        await page.goto(`${service.base}/admin/#/eventosUrbanos/${id}/show`);
+        await page.locator('#main-content').getByText('Fecha y hora', { exact: true }).waitFor();
+        const text = await page.locator('#main-content').innerText();
+        assert.match(text, new RegExp(`(^|\\n)${(shown[String(id)] ?? '').replace(/\//g, '\\/')}(\\n|$)`), `${timezoneId}: ${titulo}'s page`);
+        assert.doesNotMatch(text, /1[35]\/11\/2026/, `${timezoneId}: ${titulo} shown on another day`);
+
+        await page.goto(`${service.base}/admin/#/eventosUrbanos/${id}`);
+        await input(page, 'titulo').and(page.locator(`[value="${titulo}"]`)).waitFor();
+        assert.equal(await input(page, 'fecha').inputValue(), inForm[String(id)], `${timezoneId}: ${titulo}'s form`);
+        await input(page, 'lugar').fill(`Predio ${timezoneId}`);
+        await save(page);
+        await page.waitForURL(new RegExp(`#/eventosUrbanos/${id}/show$`));
+        const [stored] = await service.api.list(`/eventosUrbanos?id=${id}`);
+        assert.equal(stored?.lugar, `Predio ${timezoneId}`);
+        assert.equal(stored?.fecha, id === diaEntero.id ? diaEntero.fecha : conHora.fecha, `${timezoneId}: saving ${titulo} kept its fecha`);
+        await page.goto(`${service.base}/admin/#/eventosUrbanos?filter=${encodeURIComponent(JSON.stringify({ categoria_id: categoria.id }))}`);
+      }
+
+      // A date typed in the form is stored as typed.
+      await page.goto(`${service.base}/admin/#/eventosUrbanos/create`);
+      const titulo = `Noche de museos ${timezoneId}`;
+      await input(page, 'titulo').fill(titulo);
+      await input(page, 'descripcion').fill('Museos abiertos hasta tarde.');
+      await input(page, 'fecha').fill('2026-11-21T19:00');
+      await input(page, 'lugar').fill('Centro');
+      await pick(page, 'categoria_id', 'ferias', 'Ferias');
+      await save(page);
+      await page.waitForURL(/#\/eventosUrbanos\/\d+\/show$/);
+      await page.locator('#main-content').getByText('21/11/2026 19:00', { exact: true }).waitFor();
+      const [created] = await service.api.list(`/eventosUrbanos?titulo=${encodeURIComponent(titulo)}`);
+      assert.equal(created?.fecha, '2026-11-21T19:00:00.000+00:00');
+      await s.close();
+    }
   });
 
   it('when every screen is opened on a phone (360 px) and on a desktop, then each fits its width, is in Spanish, labels its inputs, links each listed record and logs no error', TIMEOUT, async () => {

@@ -1,4 +1,5 @@
 import { HttpError, type DataProvider, type GetListParams, type Identifier, type RaRecord } from 'react-admin';
+import { dayBound } from '../common/fecha';
 import { etagOf } from './etag';
 import { request, type Answer } from './http';
 
@@ -9,7 +10,7 @@ import { request, type Answer } from './http';
  * - artists are keyed by `dni`, which react-admin sees as `id`;
  * - an edit sends `If-Match` with the ETag of the record as it was read, so a record deleted
  *   meanwhile is refused with 412 too: that one is told apart by reading it again;
- * - a plain date bounding `fecha` means a day of the user's: its first instant, or its last.
+ * - a plain date bounding `fecha` means that whole day of the events' wall clock (see common/fecha.ts).
  */
 
 type Json = Record<string, unknown>;
@@ -40,12 +41,12 @@ const one = (resource: string, id: Identifier) => `/${resource}/${encodeURICompo
 
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** `fecha_gte=2027-02-20` would mean midnight UTC, `fecha_lte` would leave the day itself out: the local day is meant. */
+/** `fecha_lte=2027-02-20` alone would leave that day's events out, all but those at midnight. */
 function filterValue(field: string, value: unknown): string {
   const text = String(value);
   if (!PLAIN_DATE.test(text)) return text;
-  if (field === 'fecha_gte') return new Date(`${text}T00:00:00`).toISOString();
-  if (field === 'fecha_lte') return new Date(`${text}T23:59:59.999`).toISOString();
+  if (field === 'fecha_gte') return dayBound(text, 'first');
+  if (field === 'fecha_lte') return dayBound(text, 'last');
   return text;
 }
 

@@ -1,9 +1,15 @@
-import { DateField } from 'react-admin';
+import { useRecordContext } from 'react-admin';
+import Typography from '@mui/material/Typography';
+import { fechaText } from '../common/fecha';
 
-const FORMAT: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit' };
+export { fechaText };
 
-/** An event's date and time, in the user's time zone: "20/2/2027, 21:30". */
-export const fechaText = (fecha: string) => new Date(fecha).toLocaleString('es', FORMAT);
-
-/** A show page labels a field by the `source` of its element: so it is named there. */
-export const FechaField = ({ source = 'fecha' }: { source?: 'fecha' }) => <DateField source={source} showTime locales="es" options={FORMAT} />;
+/** An event's date as it was entered (see common/fecha.ts); a show page labels a field by its `source`. */
+export const FechaField = ({ source = 'fecha' }: { source?: 'fecha' }) => {
+  const record = useRecordContext();
+  return (
+    <Typography component="span" variant="body2">
+      {fechaText(record?.[source])}
+    </Typography>
+  );
+};
