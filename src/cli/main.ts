@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-import { createWriteStream, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { once } from 'node:events';
+import { dirname, extname, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { countRows } from '../db/bulk.js';
@@ -31,8 +32,27 @@ class Failure extends Error {
 
 const program = new Command('cartelera')
   .description('The cartelera catalogue service, and its data: export, import, backup, copy, check, migrate.')
-  .showHelpAfterError()
+  .showHelpAfterError("(run 'cartelera --help' for usage)")
   .exitOverride();
+
+/**
+ * A path the user typed, from the folder they ran the command in: under `npm run cartelera`, npm
+ * runs it in the project's folder and names the user's in INIT_CWD.
+ */
+function userPath(path: string): string {
+  const from = process.env.npm_lifecycle_event !== undefined && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd();
+  return resolve(from, path);
+}
+
+/** A file about to be written: its folder is made when missing, and a failure names the path. */
+function newFileAt(path: string): string {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    throw new Failure(`${path}: cannot make its folder (${error instanceof Error ? error.message : String(error)})`, 1);
+  }
+  return path;
+}
 
 program
   .command('serve')
@@ -44,7 +64,7 @@ program
 program
   .command('seed')
   .description('load the demo catalogue; records already there are left as they are')
-  .action(() => withStore(async (db) => {
+  .action(() => withStore({ create: true }, async (db) => {
     await migrateToLatest(db);
     report('seed', await importCatalogue(db, demoRecords(), { onConflict: 'skip', dryRun: false }));
   }));
@@ -53,22 +73,25 @@ program
   .command('export')
   .description('write the whole catalogue: one JSON document (default), NDJSON, or a folder of CSV files')
   .option('--out <file>', 'where to write (a folder for csv); standard output when absent')
-  .addOption(new Option('--format <format>', 'json, ndjson or csv').choices(['json', 'ndjson', 'csv']).default('json'))
-  .action((options: { out?: string; format: ExportFormat }) => withStore(async (db) => {
-    await requireMigrated(db);
-    const { out: path, format } = options;
+  .addOption(new Option('--format <format>', 'json, ndjson or csv (default: from --out\'s extension, else json)').choices(['json', 'ndjson', 'csv']))
+  .action((options: { out?: string; format?: ExportFormat }) => {
+    const path = options.out === undefined ? undefined : userPath(options.out);
+    const format = exportFormat(options.out, options.format);
     if (format === 'csv' && !path) throw new Failure('export --format csv writes a folder: name it with --out', 2);
-    const total = await recordCount(db);
-    await withProgress('export', total, 'records', async (advance) => {
-      if (format === 'csv' && path) return exportCatalogue(db, 'csv', { folder: path }, advance);
-      const out = path ? createWriteStream(path) : process.stdout;
-      await exportCatalogue(db, format, { out }, advance);
-      if (out !== process.stdout) {
-        out.end();
-        await once(out, 'close');
-      }
+    return withStore({}, async (db) => {
+      await requireMigrated(db);
+      const total = await recordCount(db);
+      await withProgress('export', total, 'records', async (advance) => {
+        if (format === 'csv' && path) return exportCatalogue(db, 'csv', { folder: path }, advance);
+        const out = path ? createWriteStream(newFileAt(path)) : process.stdout;
+        await exportCatalogue(db, format, { out }, advance);
+        if (out !== process.stdout) {
+          out.end();
+          await once(out, 'close');
+        }
+      });
     });
-  }));
+  });
 
 program
   .command('import')
@@ -76,7 +99,9 @@ program
   .argument('<files...>', 'files, or folders of CSV files')
   .option('--dry-run', 'check every record and report, storing nothing', false)
   .addOption(new Option('--on-conflict <what>', 'a title, name or dni already stored: error, skip or update').choices(['error', 'skip', 'update']).default('error'))
-  .action((files: string[], options: { dryRun: boolean; onConflict: OnConflict }) => withStore(async (db) => {
+  .option('--create', 'make the SQLite store when its file does not exist', false)
+  .action((names: string[], options: { dryRun: boolean; onConflict: OnConflict; create: boolean }) => withStore(options, async (db) => {
+    const files = names.map(userPath);
     await migrateToLatest(db);
     const bytes = files.reduce((sum, f) => sum + sizeOf(f), 0);
     const result = await withProgress('import', bytes, 'bytes', (advance) => {
@@ -89,9 +114,10 @@ program
 program
   .command('backup')
   .description('a consistent copy of a SQLite store, made while the service goes on serving')
-  .argument('<file>', 'the new file')
-  .action((file: string) => withStore(async (db) => {
-    await withProgress('backup', 1, 'pages', (advance) => backupStore(db, file, advance));
+  .argument('<file>', 'the new file (its folder is made when missing)')
+  .action((name: string) => withStore({}, async (db) => {
+    const file = userPath(name);
+    await withProgress('backup', 1, 'pages', (advance) => backupStore(db, newFileAt(file), advance));
     console.error(`backup: ${file} written; serve it with DATABASE_URL=sqlite:${file}`);
   }));
 
@@ -100,9 +126,9 @@ program
   .description('copy the whole catalogue to another store (SQLite to PostgreSQL, or back), ids kept')
   .requiredOption('--to <url>', 'the target store, a DATABASE_URL')
   .option('--replace', 'empty a target that holds records first', false)
-  .action((options: { to: string; replace: boolean }) => withStore(async (source) => {
+  .action((options: { to: string; replace: boolean }) => withStore({}, async (source) => {
     await requireMigrated(source);
-    const target = open(options.to);
+    const target = open(options.to, 'target', true);
     try {
       await migrateToLatest(target);
       const total = await recordCount(source);
@@ -121,7 +147,7 @@ program
 program
   .command('check')
   .description("the store's migrations, records per resource, and an integrity check")
-  .action(() => withStore(async (db) => {
+  .action(() => withStore({}, async (db) => {
     const { migrations, counts, problems } = await checkStore(db);
     const applied = migrations.filter((m) => m.appliedAt).at(-1)?.name ?? 'none';
     console.log(`migration: ${applied} (${migrations.filter((m) => m.appliedAt).length} of ${migrations.length} applied)`);
@@ -135,7 +161,7 @@ program
   .command('migrate')
   .description('apply the migrations the store lacks, and exit')
   .option('--status', 'list every migration and whether it is applied; change nothing', false)
-  .action((options: { status: boolean }) => withStore(async (db) => {
+  .action((options: { status: boolean }) => withStore({ create: !options.status }, async (db) => {
     if (options.status) {
       for (const m of await migrationStates(db)) console.log(`${m.name}  ${m.appliedAt ? `applied ${m.appliedAt.toISOString()}` : 'pending'}`);
       return;
@@ -144,7 +170,18 @@ program
     console.error(applied.length > 0 ? `migrate: applied ${applied.join(', ')}` : 'migrate: nothing to apply');
   }));
 
-function open(url: string): Db {
+/**
+ * The store `url` names, said on stderr (without a password) so that a mistyped one shows. A
+ * SQLite file that does not exist is made only where `create` says so: elsewhere a typo would
+ * silently give an empty store.
+ */
+function open(url: string, role: 'store' | 'target', create: boolean): Db {
+  const file = url.startsWith('sqlite:') && url !== 'sqlite::memory:' ? resolve(url.slice('sqlite:'.length)) : undefined;
+  const shown = file !== undefined ? `sqlite:${file}` : withoutPassword(url);
+  if (file !== undefined && !create && !existsSync(file)) {
+    throw new Failure(`${role} ${shown} does not exist (a mistyped DATABASE_URL?); pass --create to make it`, 1);
+  }
+  console.error(`cartelera: ${role} ${shown}`);
   try {
     return openDatabase(url);
   } catch (error) {
@@ -152,14 +189,33 @@ function open(url: string): Db {
   }
 }
 
-async function withStore(work: (db: Db) => Promise<void>): Promise<void> {
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** The export's format: the one given, else the one --out's extension names, else JSON. */
+function exportFormat(out: string | undefined, given: ExportFormat | undefined): ExportFormat {
+  const ext = out === undefined ? '' : extname(out).toLowerCase();
+  if (ext === '.csv') throw new Failure(`export: ${out} names one CSV file, but a CSV export is a folder of them, one per resource: --format csv --out <folder>`, 2);
+  const named: ExportFormat | undefined = ext === '.json' ? 'json' : ext === '.ndjson' || ext === '.jsonl' ? 'ndjson' : undefined;
+  if (given !== undefined && named !== undefined && given !== named) throw new Failure(`export: --format ${given} does not match --out ${out}`, 2);
+  return given ?? named ?? 'json';
+}
+
+async function withStore(options: { create?: boolean }, work: (db: Db) => Promise<void>): Promise<void> {
   let config;
   try {
     config = loadConfig();
   } catch (error) {
     throw new Failure(error instanceof Error ? error.message : String(error), 2);
   }
-  const db = open(config.DATABASE_URL);
+  const db = open(config.DATABASE_URL, 'store', options.create ?? false);
   try {
     await work(db);
   } finally {

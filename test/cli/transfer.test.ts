@@ -37,7 +37,7 @@ describe(`cartelera export and import (${backend})`, () => {
       const exported = await cartelera(['export', '--format', format, '--out', out], source);
       assert.equal(exported.code, 0, exported.stderr);
       const target = await store();
-      const imported = await cartelera(['import', out], target);
+      const imported = await cartelera(['import', '--create', out], target);
       assert.equal(imported.code, 0, imported.stderr);
       assert.match(imported.stderr, /peliculas: 12 new/);
       const [first, again] = await Promise.all([cartelera(['export'], source), cartelera(['export'], target)]);
@@ -74,7 +74,8 @@ describe(`cartelera export and import (${backend})`, () => {
     ].join('\n'));
     const run = await cartelera(['import', path], url);
     assert.equal(run.code, 1, run.stderr);
-    const lines = run.stderr.trim().split('\n');
+    const [opened, ...lines] = run.stderr.trim().split('\n');
+    assert.match(opened ?? '', /^cartelera: store (sqlite:\/|postgres:\/\/)/);
     assert.deepEqual(lines.slice(0, -1), [
       `${path}:3: peliculas.duracion: El campo 'duracion' es obligatorio.`,
       `${path}:4: peliculas.categoria: No existe la categoría con el nombre: No existe.`,
@@ -93,7 +94,7 @@ describe(`cartelera export and import (${backend})`, () => {
       '{"recurso":"categorias","registro":{"nombre":"Solo mirar"}}',
       '{"recurso":"peliculas","registro":{"titulo":"Vista previa","sipnosis":"Nada más.","duracion":"90","categoria":"solo mirar"}}',
     ].join('\n'));
-    const run = await cartelera(['import', '--dry-run', path], url);
+    const run = await cartelera(['import', '--create', '--dry-run', path], url);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /dry run, nothing stored\): categorias: 1 new, 0 updated, 0 already there; peliculas: 1 new/);
     assert.equal((await everyList(url))['/categorias'], '[]');
@@ -119,7 +120,7 @@ describe(`cartelera export and import (${backend})`, () => {
     writeFileSync(join(folder, 'peliculas.csv'), '\uFEFFtitulo;sipnosis;duracion;categoria\r\n"La Canción";"Primera línea;\r\nsegunda línea, con ""comillas""";95;canción popular\r\n');
     writeFileSync(join(folder, 'artistas.csv'), 'dni;nombre;apellido;tipo;descripcion\r\n30111222;Ñoño;Peña;actor;Actor de reparto\r\n');
     writeFileSync(join(folder, 'participaciones.csv'), 'artistas_dni;tipo_evento;evento\r\n30111222;pelicula;la cancion\r\n');
-    const run = await cartelera(['import', join(folder, 'participaciones.csv'), join(folder, 'peliculas.csv'), join(folder, 'artistas.csv'), join(folder, 'categorias.csv')], url);
+    const run = await cartelera(['import', '--create', join(folder, 'participaciones.csv'), join(folder, 'peliculas.csv'), join(folder, 'artistas.csv'), join(folder, 'categorias.csv')], url);
     assert.equal(run.code, 0, run.stderr);
     const lists = await everyList(url);
     assert.deepEqual(JSON.parse(lists['/peliculas'] ?? ''), [
@@ -155,9 +156,9 @@ describe(`cartelera as a program (${backend})`, () => {
     const unknown = await cartelera(['exportar'], url);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown command 'exportar'/);
-    const missing = await cartelera(['import', join(dir, 'no-such-file.json')], url);
+    const missing = await cartelera(['import', '--create', join(dir, 'no-such-file.json')], url);
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /^cartelera: .*no-such-file\.json: no such file or folder\n$/);
+    assert.match(missing.stderr, /\ncartelera: .*no-such-file\.json: no such file or folder\n$/);
     const format = await cartelera(['export', '--format', 'xml'], url);
     assert.equal(format.code, 2);
     const csv = await cartelera(['export', '--format', 'csv'], url);
@@ -177,6 +178,8 @@ describe(`cartelera as a program (${backend})`, () => {
 
   it('when the store has not been migrated, then migrate --status lists them pending, and migrate applies them', async () => {
     const url = await store();
+    // An empty SQLite file is an empty store; a PostgreSQL test store is an empty database already.
+    if (url.startsWith('sqlite:')) writeFileSync(url.slice('sqlite:'.length), '');
     const pending = await cartelera(['migrate', '--status'], url);
     assert.match(pending.stdout, /0001_catalogue {2}pending/);
     const run = await cartelera(['migrate'], url);

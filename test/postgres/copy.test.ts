@@ -48,5 +48,5 @@ it('when asked to back up a PostgreSQL store, then it says to use pg_dump or exp
   stores.push(postgres);
   const run = await cartelera(['backup', join(tmpdir(), 'nunca.sqlite')], postgres.url);
   assert.equal(run.code, 1);
-  assert.match(run.stderr, /^cartelera: backup copies a SQLite store; on PostgreSQL use pg_dump, or cartelera export\n$/);
+  assert.match(run.stderr, /^cartelera: store postgres:\/\/[^\n]+\ncartelera: backup copies a SQLite store; on PostgreSQL use pg_dump, or cartelera export\n$/);
 });
