@@ -75,13 +75,13 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
     const cache = cacheFor(wanted);
     if (cache) {
       const answer = await cache(`${lookup.param}/${String(value)}`, async () => {
-        const record = await resource.store(db).find(value as never);
+        const record = await resource.queries(db).find(value);
         return record && { body: resource.representation(record) };
       });
       if (!answer) throw missing();
       return sendCached(reply, answer);
     }
-    const record = await resource.store(db).find(value as never);
+    const record = await resource.queries(db).find(value);
     if (!record) throw missing();
     await attach([record], wanted);
     return record;

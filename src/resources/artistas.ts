@@ -23,7 +23,7 @@ export const artistas = defineResource({
   example: { dni: 20111222, nombre: 'Alfonso', apellido: 'Cuarón', tipo: 'director', descripcion: 'Director mexicano nacido en 1961.' },
   location: (a) => `/artistas/${a.dni}`,
   unique: ['dni'],
-  store: (db) => ({
+  queries: (db) => ({
     get: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
     find: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
     create: (a) => insertReturning(db, 'artistas', withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')),

@@ -23,7 +23,7 @@ export const categorias = defineResource({
   example: { id: 1, nombre: 'Drama' },
   location: (c) => `/categorias/${encodeURIComponent(c.nombre)}`,
   unique: ['nombre'],
-  store: (db) => ({
+  queries: (db) => ({
     get: (id) => db.selectFrom('categorias').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (nombre) =>
       db.selectFrom('categorias').selectAll().where('nombre_clave', '=', normalizeKey(nombre)).executeTakeFirst(),

@@ -4,7 +4,7 @@ import type { FieldKind } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
 
 /** The explicit queries of one resource; each resource writes its own SQL. */
-export interface Store<Item, Create, Fields, Lookup> {
+export interface Queries<Item, Create, Fields, Lookup> {
   /** The record the interface's lookup path names (`GET /peliculas/{titulo}`). */
   find(lookup: Lookup): Promise<Item | undefined>;
   /** The record with this key. */
@@ -48,7 +48,7 @@ export interface ResourceDefinition<K extends string, F extends TProperties, L e
   references?: Record<string, Reference>;
   /** The fields no two records may share all of (titles and names compared by their normalized key). */
   unique: readonly NoInfer<K | (keyof F & string)>[];
-  store(db: Db): Store<
+  queries(db: Db): Queries<
     Record<K, number> & Static<TObject<F>>,
     // A client-chosen key always comes with the record; a service-assigned one only in a restore.
     ClientKey extends true ? Record<K, number> & Static<TObject<F>> : Static<TObject<F>> & Partial<Record<K, number>>,
@@ -94,12 +94,12 @@ type Row = Record<string, unknown>;
  * A resource as the code that serves all six alike sees it (the HTTP routes, the writes, the
  * command line): records are plain rows there, validated against the resource's own schemas.
  */
-export interface AnyResource extends Omit<Resource, 'key' | 'example' | 'location' | 'unique' | 'store'> {
+export interface AnyResource extends Omit<Resource, 'key' | 'example' | 'location' | 'unique' | 'queries'> {
   key: { name: string; schema: TSchema; chosenByClient: boolean };
   example: Row;
   unique: readonly string[];
   location(item: Row): string;
-  store(db: Db): Store<Row, Row, Row, never>;
+  queries(db: Db): Queries<Row, Row, Row, string | number>;
 }
 
 /** Derives the schemas, kinds and representation of a resource from its definition. */

@@ -24,7 +24,7 @@ export const eventosUrbanos = defineResource({
   location: (e) => `/eventosUrbanos/${encodeURIComponent(e.titulo)}`,
   references: { categoria_id: { to: () => categorias, byLookup: 'categoria' } },
   unique: ['titulo'],
-  store: (db) => ({
+  queries: (db) => ({
     get: (id) => db.selectFrom('eventos_urbanos').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
       db.selectFrom('eventos_urbanos').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),

@@ -24,7 +24,7 @@ export const obras = defineResource({
   location: (o) => `/Obras/${encodeURIComponent(o.titulo)}`,
   references: { categoria_id: { to: () => categorias, byLookup: 'categoria' } },
   unique: ['titulo'],
-  store: (db) => ({
+  queries: (db) => ({
     get: (id) => db.selectFrom('obras').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
       db.selectFrom('obras').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),

@@ -28,7 +28,7 @@ export const participaciones = defineResource({
     evento_id: { to: (p) => items[p.tipo_evento as Tipo], byLookup: 'evento' },
   },
   unique: ['artistas_dni', 'tipo_evento', 'evento_id'],
-  store: (db) => ({
+  queries: (db) => ({
     get: (id) => db.selectFrom('participaciones').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (tipo) =>
       db.selectFrom('participaciones').selectAll().where('tipo_evento', '=', tipo).orderBy('id').limit(1).executeTakeFirst(),

@@ -25,7 +25,7 @@ export const peliculas = defineResource({
   location: (p) => `/peliculas/${encodeURIComponent(p.titulo)}`,
   references: { categoria_id: { to: () => categorias, byLookup: 'categoria' } },
   unique: ['titulo'],
-  store: (db) => ({
+  queries: (db) => ({
     get: (id) => db.selectFrom('peliculas').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
       db.selectFrom('peliculas').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),

@@ -24,7 +24,7 @@ type Row = Record<string, unknown>;
 export async function createRecord(
   db: Db, resource: AnyResource, input: Row,
 ): Promise<Row> {
-  return guarded(db, resource, () => input, () => resource.store(db).create(input));
+  return guarded(db, resource, () => input, () => resource.queries(db).create(input));
 }
 
 /** Replaces a record's fields (PUT); undefined when there is no such record. */
@@ -34,8 +34,8 @@ export async function replaceRecord(
   const fields = withoutKey(resource, body, key);
   return guarded(db, resource, () => body, () =>
     precondition
-      ? inTransactionOn(db, resource, key, precondition, (store) => store.update(key, fields))
-      : resource.store(db).update(key, fields));
+      ? inTransactionOn(db, resource, key, precondition, (queries) => queries.update(key, fields))
+      : resource.queries(db).update(key, fields));
 }
 
 /** Changes some fields (a JSON merge patch, RFC 7396), keeping the rest; undefined when there is no such record. */
@@ -45,10 +45,10 @@ export async function patchRecord(
   const changes = withoutKey(resource, patch, key);
   let merged: Row | undefined;
   return guarded(db, resource, () => merged ?? changes, () =>
-    inTransactionOn(db, resource, key, precondition, async (store, current) => {
+    inTransactionOn(db, resource, key, precondition, async (queries, current) => {
       if (!current) return undefined;
       merged = { ...pick(current, resource.fieldNames), ...changes };
-      return store.update(key, merged);
+      return queries.update(key, merged);
     }));
 }
 
@@ -58,10 +58,10 @@ export async function removeRecord(
 ): Promise<boolean> {
   try {
     return await (precondition
-      ? inTransactionOn(db, resource, key, precondition, (store) => store.remove(key))
-      : resource.store(db).remove(key));
+      ? inTransactionOn(db, resource, key, precondition, (queries) => queries.remove(key))
+      : resource.queries(db).remove(key));
   } catch (error) {
-    const { stillUsed } = resource.store(db);
+    const { stillUsed } = resource.queries(db);
     if (violationOf(error) !== 'foreign_key' || !stillUsed) throw error;
     throw invalid(await stillUsed(key));
   }
@@ -79,14 +79,14 @@ function inTransactionOn<T>(
   resource: AnyResource,
   key: number,
   precondition: Precondition | undefined,
-  write: (store: ReturnType<AnyResource['store']>, current: Row | undefined) => Promise<T>,
+  write: (queries: ReturnType<AnyResource['queries']>, current: Row | undefined) => Promise<T>,
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    const store = resource.store(trx);
+    const queries = resource.queries(trx);
     await lockRow(trx, resource.table, resource.key.name, key);
-    const current = await store.get(key);
+    const current = await queries.get(key);
     precondition?.(current && resource.representation(current));
-    return write(store, current);
+    return write(queries, current);
   });
 }
 
@@ -119,7 +119,7 @@ export async function missingReferences(db: Db, resource: AnyResource, body: Row
   for (const [field, reference] of Object.entries(resource.references ?? {})) {
     const target = reference.to(body);
     const value = body[field];
-    if (target && typeof value === 'number' && !(await target.store(db).get(value))) missing.push(messages.missingReference(target.nouns, value));
+    if (target && typeof value === 'number' && !(await target.queries(db).get(value))) missing.push(messages.missingReference(target.nouns, value));
   }
   return missing;
 }
