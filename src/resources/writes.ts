@@ -24,7 +24,7 @@ type Row = Record<string, unknown>;
 export async function createRecord(
   db: Db, resource: AnyResource, input: Row,
 ): Promise<Row> {
-  return guarded(db, resource, () => input, () => resource.queries(db).create(input));
+  return guarded(db, resource, input, () => resource.queries(db).create(input));
 }
 
 /** Replaces a record's fields (PUT); undefined when there is no such record. */
@@ -32,7 +32,7 @@ export async function replaceRecord(
   db: Db, resource: AnyResource, key: number, body: Row, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const fields = withoutKey(resource, body, key);
-  return guarded(db, resource, () => body, () =>
+  return guarded(db, resource, body, () =>
     precondition
       ? inTransactionOn(db, resource, key, precondition, (queries) => queries.update(key, fields))
       : resource.queries(db).update(key, fields));
@@ -43,12 +43,13 @@ export async function patchRecord(
   db: Db, resource: AnyResource, key: number, patch: Row, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const changes = withoutKey(resource, patch, key);
-  let merged: Row | undefined;
-  return guarded(db, resource, () => merged ?? changes, () =>
+  return guarded(db, resource, changes, () =>
     inTransactionOn(db, resource, key, precondition, async (queries, current) => {
       if (!current) return undefined;
-      merged = { ...pick(current, resource.fieldNames), ...changes };
-      return queries.update(key, merged);
+      const merged = { ...pick(current, resource.fieldNames), ...changes };
+      return queries.update(key, merged).catch((error: unknown) => {
+        throw new RefusedRow(error, merged);
+      });
     }));
 }
 
@@ -90,19 +91,30 @@ function inTransactionOn<T>(
   });
 }
 
-/** Runs a write, turning the store's integrity refusals into the contract's sentences. */
+/** A store's refusal of a row made inside the write's transaction: the row, for the sentence. */
+class RefusedRow extends Error {
+  constructor(readonly refusal: unknown, readonly row: Row) {
+    super('the store refused the row', { cause: refusal });
+  }
+}
+
+/**
+ * Runs a write, turning the store's integrity refusals into the contract's sentences, which name
+ * the values of `body`, or of the row a RefusedRow carries.
+ */
 async function guarded<T>(
-  db: Db, resource: AnyResource, body: () => Row, write: () => Promise<T>,
+  db: Db, resource: AnyResource, body: Row, write: () => Promise<T>,
 ): Promise<T> {
   try {
     return await write();
-  } catch (error) {
+  } catch (thrown) {
+    const [error, row] = thrown instanceof RefusedRow ? [thrown.refusal, thrown.row] : [thrown, body];
     switch (violationOf(error)) {
       case 'unique':
-        throw invalid(messages.duplicate(resource.nouns, resource.uniqueValue(body())));
+        throw invalid(messages.duplicate(resource.nouns, resource.uniqueValue(row)));
       case 'foreign_key': {
         // Asked outside the failed write: on PostgreSQL its transaction can run nothing more.
-        const missing = await missingReferences(db, resource, body()).catch(() => []);
+        const missing = await missingReferences(db, resource, row).catch(() => []);
         throw invalid(missing.join(' ') || messages.brokenReference);
       }
       case 'check':
