@@ -14,11 +14,9 @@ export function normalizeKey(value: string): string {
     .normalize('NFC');
 }
 
-/** `row` plus the normalized key column of each text field named: what a store writes. */
-export function withKeys<T extends Record<K, string>, K extends string>(
-  row: T,
-  ...fields: K[]
-): T & Record<`${K}_clave`, string> {
-  const keys = Object.fromEntries(fields.map((field) => [`${field}_clave`, normalizeKey(row[field])]));
-  return { ...row, ...keys } as T & Record<`${K}_clave`, string>;
+/** `row` plus, for each text field named, its normalized key column `<field>_clave`. */
+export function withKeys(row: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const keyed: Record<string, unknown> = { ...row };
+  for (const field of fields) keyed[`${field}_clave`] = normalizeKey(String(row[field]));
+  return keyed;
 }

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { dialectOf } from './dialect.js';
 import type { Database, Db } from './schema.js';
 
@@ -33,9 +33,9 @@ function textOf(shape: string, values: unknown[], compile: () => CompiledQuery):
   return text;
 }
 
-/** Stores `row` in `table`; answers the row as stored. */
-export async function insertReturning<T extends keyof Database>(db: Db, table: T, row: Row): Promise<Stored<T>> {
-  const entries = defined(row);
+/** Stores `row` in `table`; answers the row as stored. The row is typed, so a missing column is a compile error. */
+export async function insertReturning<T extends keyof Database>(db: Db, table: T, row: Insertable<Database[T]>): Promise<Stored<T>> {
+  const entries = defined(row as Row);
   const values = entries.map(([, value]) => value);
   const text = textOf(`${dialectOf(db)} insert ${table} ${entries.map(([column]) => column).join()}`, values, () =>
     (db as unknown as Loose).insertInto(table as string).values(Object.fromEntries(entries)).returningAll().compile(),
@@ -46,11 +46,13 @@ export async function insertReturning<T extends keyof Database>(db: Db, table: T
 }
 
 /** Changes the fields of `row` in the row of `table` whose `keyColumn` is `key`; undefined when there is none. */
-export async function updateReturning<T extends keyof Database>(db: Db, table: T, keyColumn: string, key: number, row: Row): Promise<Stored<T> | undefined> {
-  const entries = defined(row);
+export async function updateReturning<T extends keyof Database>(
+  db: Db, table: T, keyColumn: string & keyof Database[T], key: number, row: Updateable<Database[T]>,
+): Promise<Stored<T> | undefined> {
+  const entries = defined(row as Row);
   const values = [...entries.map(([, value]) => value), key];
   const text = textOf(`${dialectOf(db)} update ${table} ${keyColumn} ${entries.map(([column]) => column).join()}`, values, () =>
-    (db as unknown as Loose).updateTable(table as string).set(Object.fromEntries(entries)).where(keyColumn, '=', key).returningAll().compile(),
+    (db as unknown as Loose).updateTable(table as string).set(Object.fromEntries(entries)).where(keyColumn as string, '=', key).returningAll().compile(),
   );
   return (await db.executeQuery<Stored<T>>(CompiledQuery.raw(text, values))).rows[0];
 }

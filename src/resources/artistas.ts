@@ -1,4 +1,3 @@
-import { withKeys } from '../catalogue/keys.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Dni, LongText, ShortText } from '../catalogue/fields.js';
@@ -26,8 +25,8 @@ export const artistas = defineResource({
   queries: (db) => ({
     get: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
     find: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
-    create: (a) => insertReturning(db, 'artistas', withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')),
-    update: (dni, a) => updateReturning(db, 'artistas', 'dni', dni, withKeys(a, 'nombre', 'apellido', 'tipo', 'descripcion')),
+    create: (a) => insertReturning(db, 'artistas', a),
+    update: (dni, a) => updateReturning(db, 'artistas', 'dni', dni, a),
     // The artist's participations go with it (ON DELETE CASCADE).
     remove: async (dni) => (await db.deleteFrom('artistas').where('dni', '=', dni).executeTakeFirst()).numDeletedRows > 0n,
   }),

@@ -1,4 +1,4 @@
-import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { normalizeKey } from '../catalogue/keys.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Id, Title } from '../catalogue/fields.js';
@@ -28,9 +28,9 @@ export const categorias = defineResource({
     find: (nombre) =>
       db.selectFrom('categorias').selectAll().where('nombre_clave', '=', normalizeKey(nombre)).executeTakeFirst(),
     create: (c) =>
-      insertReturning(db, 'categorias', withKeys(c, 'nombre')),
+      insertReturning(db, 'categorias', c),
     update: (id, c) =>
-      updateReturning(db, 'categorias', 'id', id, withKeys(c, 'nombre')),
+      updateReturning(db, 'categorias', 'id', id, c),
     // Movies, works and events restrict the delete of a category they use (foreign keys).
     remove: async (id) => (await db.deleteFrom('categorias').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
     stillUsed: async (id) => {

@@ -2,6 +2,7 @@ import { Type, type Static, type TObject, type TProperties, type TSchema } from 
 import type { Nouns } from '../catalogue/messages.js';
 import type { FieldKind } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
+import { withKeys } from '../catalogue/keys.js';
 
 /** The explicit queries of one resource; each resource writes its own SQL. */
 export interface Queries<Item, Create, Fields, Lookup> {
@@ -26,13 +27,16 @@ export interface Reference {
   byLookup?: string;
 }
 
-export interface ResourceDefinition<K extends string, F extends TProperties, L extends TSchema, ClientKey extends boolean> {
+/** The normalized key columns (`<field>_clave`) of a table, which every write of it must fill. */
+type KeyColumns<T extends keyof Database> = Pick<Database[T], Extract<keyof Database[T], `${string}_clave`>>;
+
+export interface ResourceDefinition<T extends keyof Database, K extends string, F extends TProperties, L extends TSchema, ClientKey extends boolean> {
   /** The name the interface gives it, exactly as its path spells it: `peliculas`, `Obras`. */
   name: string;
   /** The record's English name, for the API description: "movie". */
   english: string;
   /** The table its records live in. */
-  table: keyof Database;
+  table: T;
   nouns: Nouns;
   /** The record's key: its name and type, and whether clients choose it (an artist's dni). */
   key: { name: K; schema: TSchema; chosenByClient: ClientKey };
@@ -48,22 +52,24 @@ export interface ResourceDefinition<K extends string, F extends TProperties, L e
   references?: Record<string, Reference>;
   /** The fields no two records may share all of (titles and names compared by their normalized key). */
   unique: readonly NoInfer<K | (keyof F & string)>[];
+  /** Its queries; what they are given to store carries every key column, filled from the text fields (see defineResource). */
   queries(db: Db): Queries<
     Record<K, number> & Static<TObject<F>>,
     // A client-chosen key always comes with the record; a service-assigned one only in a restore.
-    ClientKey extends true ? Record<K, number> & Static<TObject<F>> : Static<TObject<F>> & Partial<Record<K, number>>,
-    Static<TObject<F>>,
+    (ClientKey extends true ? Record<K, number> & Static<TObject<F>> : Static<TObject<F>> & Partial<Record<K, number>>) & KeyColumns<T>,
+    Static<TObject<F>> & KeyColumns<T>,
     Static<L>
   >;
 }
 
 /** A resource: what its file declares, and what follows from it. */
 export interface Resource<
+  T extends keyof Database = keyof Database,
   K extends string = string,
   F extends TProperties = TProperties,
   L extends TSchema = TSchema,
   ClientKey extends boolean = boolean,
-> extends ResourceDefinition<K, F, L, ClientKey> {
+> extends Omit<ResourceDefinition<T, K, F, L, ClientKey>, 'queries'> {
   /** Base path, exactly as the interface spells it: `/Obras`. */
   path: string;
   schemas: {
@@ -82,6 +88,15 @@ export interface Resource<
   fieldNames: string[];
   /** Each field's kind, for filters and sorting. */
   kinds: Record<string, FieldKind>;
+  /** The text fields: each has a normalized key column, `<field>_clave`, that search, sorting and uniqueness compare. */
+  keyFields: string[];
+  /** The queries, given records as the API has them: the key columns are filled here. */
+  queries(db: Db): Queries<
+    Record<K, number> & Static<TObject<F>>,
+    ClientKey extends true ? Record<K, number> & Static<TObject<F>> : Static<TObject<F>> & Partial<Record<K, number>>,
+    Static<TObject<F>>,
+    Static<L>
+  >;
   /** The record exactly as the API answers it: its ETag and every export are computed from this. */
   representation(record: Record<string, unknown>): string;
   /** What the "Ya existe…" sentence names: the unique fields' values. */
@@ -94,7 +109,8 @@ type Row = Record<string, unknown>;
  * A resource as the code that serves all six alike sees it (the HTTP routes, the writes, the
  * command line): records are plain rows there, validated against the resource's own schemas.
  */
-export interface AnyResource extends Omit<Resource, 'key' | 'example' | 'location' | 'unique' | 'queries'> {
+export interface AnyResource extends Omit<Resource, 'table' | 'key' | 'example' | 'location' | 'unique' | 'queries'> {
+  table: keyof Database;
   key: { name: string; schema: TSchema; chosenByClient: boolean };
   example: Row;
   unique: readonly string[];
@@ -103,15 +119,23 @@ export interface AnyResource extends Omit<Resource, 'key' | 'example' | 'locatio
 }
 
 /** Derives the schemas, kinds and representation of a resource from its definition. */
-export function defineResource<K extends string, F extends TProperties, L extends TSchema, ClientKey extends boolean>(
-  def: ResourceDefinition<K, F, L, ClientKey>,
-): Resource<K, F, L, ClientKey> {
+export function defineResource<T extends keyof Database, K extends string, F extends TProperties, L extends TSchema, ClientKey extends boolean>(
+  def: ResourceDefinition<T, K, F, L, ClientKey>,
+): Resource<T, K, F, L, ClientKey> {
   const { key } = def;
   const item = Type.Object({ [key.name]: key.schema, ...def.fields }, { examples: [def.example] });
   const update = Type.Object({ ...def.fields, [key.name]: Type.Optional(key.schema) });
   const names = Object.keys(item.properties);
+  const kinds = fieldKinds(item);
+  const keyFields = Object.keys(def.fields).filter((name) => kinds[name]?.type === 'text');
+  // The one place key columns are made: KeyColumns<T> are the `<field>_clave` of these text fields (test/db/schema.test.ts holds the two together).
+  const keyed = <R extends object>(row: R) => withKeys(row as Record<string, unknown>, keyFields) as R & KeyColumns<T>;
   return {
     ...def,
+    queries: (db) => {
+      const queries = def.queries(db);
+      return { ...queries, create: (input) => queries.create(keyed(input)), update: (id, fields) => queries.update(id, keyed(fields)) };
+    },
     path: `/${def.name}`,
     schemas: {
       item,
@@ -121,7 +145,8 @@ export function defineResource<K extends string, F extends TProperties, L extend
       restore: key.chosenByClient ? item : update,
     },
     fieldNames: Object.keys(def.fields),
-    kinds: fieldKinds(item),
+    kinds,
+    keyFields,
     representation: (record) => JSON.stringify(Object.fromEntries(names.map((name) => [name, record[name]]))),
     uniqueValue: (record) => def.unique.map((field) => String(record[field])).join(', '),
   };

@@ -1,4 +1,4 @@
-import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { normalizeKey } from '../catalogue/keys.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Fecha, Id, LongText, ShortText, Title } from '../catalogue/fields.js';
@@ -29,9 +29,9 @@ export const eventosUrbanos = defineResource({
     find: (titulo) =>
       db.selectFrom('eventos_urbanos').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
     create: (e) =>
-      insertReturning(db, 'eventos_urbanos', withKeys(e, 'titulo', 'descripcion', 'lugar')),
+      insertReturning(db, 'eventos_urbanos', e),
     update: (id, e) =>
-      updateReturning(db, 'eventos_urbanos', 'id', id, withKeys(e, 'titulo', 'descripcion', 'lugar')),
+      updateReturning(db, 'eventos_urbanos', 'id', id, e),
     // Participations in the event go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('eventos_urbanos').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
   }),

@@ -1,4 +1,4 @@
-import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { normalizeKey } from '../catalogue/keys.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
@@ -29,9 +29,9 @@ export const obras = defineResource({
     find: (titulo) =>
       db.selectFrom('obras').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
     create: (o) =>
-      insertReturning(db, 'obras', withKeys(o, 'titulo', 'descripcion')),
+      insertReturning(db, 'obras', o),
     update: (id, o) =>
-      updateReturning(db, 'obras', 'id', id, withKeys(o, 'titulo', 'descripcion')),
+      updateReturning(db, 'obras', 'id', id, o),
     // Participations in the work go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('obras').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
   }),

@@ -1,4 +1,4 @@
-import { normalizeKey, withKeys } from '../catalogue/keys.js';
+import { normalizeKey } from '../catalogue/keys.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
@@ -30,9 +30,9 @@ export const peliculas = defineResource({
     find: (titulo) =>
       db.selectFrom('peliculas').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
     create: (p) =>
-      insertReturning(db, 'peliculas', withKeys(p, 'titulo', 'sipnosis')),
+      insertReturning(db, 'peliculas', p),
     update: (id, p) =>
-      updateReturning(db, 'peliculas', 'id', id, withKeys(p, 'titulo', 'sipnosis')),
+      updateReturning(db, 'peliculas', 'id', id, p),
     // Participations in the movie go with it (ON DELETE CASCADE).
     remove: async (id) => (await db.deleteFrom('peliculas').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
   }),

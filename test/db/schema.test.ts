@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/connect.js';
 import { violationOf, type Violation } from '../../src/db/errors.js';
-import { withKeys } from '../../src/catalogue/keys.js';
 import { migrateToLatest, migrationNames } from '../../src/db/migrate.js';
 import type { TipoEvento } from '../../src/catalogue/fields.js';
 import type { Db } from '../../src/db/schema.js';
@@ -62,7 +61,10 @@ async function insertEventoUrbano(db: Db, o: { fecha?: string; categoria_id?: nu
 function insertArtista(db: Db, o: { dni?: number } = {}) {
   return db
     .insertInto('artistas')
-    .values(withKeys({ dni: 30000000 + ++counter, nombre: 'Ana', apellido: 'Pérez', tipo: 'actriz', descripcion: 'Actriz.', ...o }, 'nombre', 'apellido', 'tipo', 'descripcion'))
+    .values({
+      dni: 30000000 + ++counter, nombre: 'Ana', nombre_clave: 'ana', apellido: 'Pérez', apellido_clave: 'perez',
+      tipo: 'actriz', tipo_clave: 'actriz', descripcion: 'Actriz.', descripcion_clave: 'actriz.', ...o,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
