@@ -1,5 +1,27 @@
-import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
-import { dialectOf, fechaColumn, identity } from '../dialect.js';
+import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+
+// Frozen with this migration: the helpers it used, as they were when it was written.
+type DialectName = 'sqlite' | 'postgres';
+const dialectOf = (db: Kysely<unknown>): DialectName => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
+
+/** A surrogate key that is never reused, even after the newest row is deleted. */
+function identity(dialect: DialectName) {
+  return (col: ColumnDefinitionBuilder) =>
+    dialect === 'postgres'
+      ? col.primaryKey().generatedByDefaultAsIdentity()
+      : col.primaryKey().autoIncrement();
+}
+
+/** Event instants: a real timestamp on PostgreSQL; canonical UTC text, format-checked, on SQLite. */
+function fechaColumn(dialect: DialectName) {
+  return dialect === 'postgres'
+    ? { type: 'timestamptz' as const, check: (col: ColumnDefinitionBuilder) => col.notNull() }
+    : {
+        type: 'text' as const,
+        check: (col: ColumnDefinitionBuilder) =>
+          col.notNull().check(sql`fecha GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]+00:00'`),
+      };
+}
 
 // Field rules of the contract, repeated here as constraints so no writer can break them.
 const text = (column: string, max: number) => (col: ColumnDefinitionBuilder) =>

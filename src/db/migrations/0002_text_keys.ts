@@ -1,5 +1,16 @@
 import { sql, type Kysely } from 'kysely';
-import { normalizeKey } from '../../catalogue/keys.js';
+
+// Frozen with this migration: the normalization every write used when it was written.
+function normalizeKey(value: string): string {
+  return value
+    .trim()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    // toUpperCase first folds characters that have no one-letter lower case (ß → SS → ss).
+    .toUpperCase()
+    .toLowerCase()
+    .normalize('NFC');
+}
 
 // Every text field gets a `<field>_clave` column: its normalized form (keys.ts), computed by the
 // service on every write. Filters, search and sorting on text compare these, so SQLite and
@@ -16,7 +27,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     for (const field of fields) {
       await db.schema.alterTable(table).addColumn(`${field}_clave`, 'text', (col) => col.notNull().defaultTo('')).execute();
     }
-    // Existing rows: compute the keys here, in the same function every later write uses.
+    // Existing rows: their keys, computed as the writes of the time computed them.
     const rows = await sql<Record<string, string | number>>`select ${sql.ref(key)}, ${sql.join(fields.map((f) => sql.ref(f)))} from ${sql.table(table)}`.execute(db);
     for (const row of rows.rows) {
       const keys = fields.map((f) => sql`${sql.ref(`${f}_clave`)} = ${normalizeKey(String(row[f]))}`);

@@ -1,7 +1,35 @@
-import { sql, type Kysely } from 'kysely';
-import { dialectOf, versionFunction, versionTrigger } from '../dialect.js';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
-export const versionedTables = ['categorias', 'peliculas', 'obras', 'eventos_urbanos', 'artistas', 'participaciones'] as const;
+// Frozen with this migration: the helpers it used, as they were when it was written.
+type DialectName = 'sqlite' | 'postgres';
+const dialectOf = (db: Kysely<unknown>): DialectName => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
+
+/**
+ * Statements that make every change to `table` (including cascaded deletes) bump its row in
+ * `versiones`, so any process can tell whether its cached answers for the table still hold.
+ */
+function versionTrigger(dialect: DialectName, table: string) {
+  if (dialect === 'postgres') {
+    // Once per statement: a bulk change is one change.
+    return [sql`create trigger ${sql.id(`${table}_version`)} after insert or update or delete on ${sql.table(table)}
+                for each statement execute function cartelera_bump_version()`];
+  }
+  // SQLite triggers run once per row.
+  return (['insert', 'update', 'delete'] as const).map(
+    (event) => sql`create trigger ${sql.id(`${table}_version_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}
+                   begin update versiones set version = version + 1 where tabla = ${sql.lit(table)}; end`,
+  );
+}
+
+/** PostgreSQL's shared trigger function (SQLite triggers carry their statement inline). */
+function versionFunction(dialect: DialectName) {
+  return dialect === 'postgres'
+    ? [sql`create function cartelera_bump_version() returns trigger language plpgsql as $$
+             begin update versiones set version = version + 1 where tabla = TG_TABLE_NAME; return null; end $$`]
+    : [];
+}
+
+const versionedTables = ['categorias', 'peliculas', 'obras', 'eventos_urbanos', 'artistas', 'participaciones'] as const;
 
 /** A version per table, bumped by the store itself on every change (see versions.ts). */
 export async function up(db: Kysely<unknown>): Promise<void> {
