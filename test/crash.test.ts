@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
-import { openDatabase, sqliteOf } from '../src/db/connect.js';
+import { openDatabase } from '../src/db/connect.js';
+import { sqliteFileChecks } from '../src/db/sqlite.js';
 import { normalizeKey } from '../src/catalogue/keys.js';
 import type { Json } from './helpers.js';
 import { startService, type Service } from './service.js';
@@ -282,10 +283,10 @@ function verify(found: Rows, clients: Client[]): number {
 async function assertStoreIntact(url: string): Promise<void> {
   const db = openDatabase(url, { poolMax: 1, statementTimeoutMs: 30000 });
   try {
-    const sqlite = sqliteOf(db);
+    const sqlite = sqliteFileChecks(db);
     if (sqlite) {
-      assert.deepEqual(sqlite.handle.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
-      assert.deepEqual(sqlite.handle.pragma('foreign_key_check'), [], 'rows pointing at nothing');
+      assert.deepEqual(sqlite.integrity, [], 'integrity_check says ok');
+      assert.deepEqual(sqlite.orphans, [], 'rows pointing at nothing');
     } else {
       await killedSessionsGone(db);
       const unchecked = await sql`select conname from pg_constraint where connamespace = 'public'::regnamespace and not convalidated`.execute(db);

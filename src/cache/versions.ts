@@ -1,4 +1,4 @@
-import { sqliteOf } from '../db/connect.js';
+import { changeSignals, type ChangeSignals } from '../db/sqlite.js';
 import type { Database, Db } from '../db/schema.js';
 
 /** A table as `versiones` describes it: its version and how many rows it holds. */
@@ -26,8 +26,8 @@ export function tableVersions(db: Db): Versions {
     const rows = await db.selectFrom('versiones').select(['tabla', 'version', 'filas']).execute();
     return new Map(rows.map((row) => [row.tabla, { version: Number(row.version), rows: Number(row.filas) }]));
   };
-  const sqlite = sqliteOf(db);
-  return sqlite ? sqliteVersions(sqlite, readAll) : sharedReads(readAll);
+  const signals = changeSignals(db);
+  return signals ? sqliteVersions(signals, readAll) : sharedReads(readAll);
 }
 
 /**
@@ -55,16 +55,14 @@ function sharedReads(readAll: () => Promise<States>): Versions {
  * process count their own writes; while neither moved, the states last read still hold without
  * reading a table.
  */
-function sqliteVersions(sqlite: NonNullable<ReturnType<typeof sqliteOf>>, readAll: () => Promise<States>): Versions {
-  // Prepared once: pragma() would prepare the statement on every call.
-  const dataVersionStatement = sqlite.handle.prepare('PRAGMA data_version').pluck();
+function sqliteVersions(signals: ChangeSignals, readAll: () => Promise<States>): Versions {
   // Requests handled in one turn of the event loop were all in flight together, so a commit by
   // another connection that one of them cannot see is concurrent with all of them: one look per
   // turn serves them all. Writes from this process are counted instead, so they show at once.
   let thisTurn: number | undefined;
   const dataVersionOf = () => {
     if (thisTurn === undefined) {
-      thisTurn = dataVersionStatement.get() as number;
+      thisTurn = signals.dataVersion();
       setImmediate(() => (thisTurn = undefined));
     }
     return thisTurn;
@@ -74,7 +72,7 @@ function sqliteVersions(sqlite: NonNullable<ReturnType<typeof sqliteOf>>, readAl
   return {
     async of(table) {
       const dataVersion = dataVersionOf();
-      const writes = sqlite.writes();
+      const writes = signals.writesInProcess();
       if (dataVersion !== seen.dataVersion || writes !== seen.writes) {
         known = undefined;
         seen = { dataVersion, writes };
@@ -83,7 +81,7 @@ function sqliteVersions(sqlite: NonNullable<ReturnType<typeof sqliteOf>>, readAl
       if (states === undefined) {
         states = await readAll();
         // A write may have landed while reading; keep the states only if nothing moved meanwhile.
-        if (sqlite.writes() === seen.writes) known = states;
+        if (signals.writesInProcess() === seen.writes) known = states;
       }
       return states.get(table) ?? NONE;
     },

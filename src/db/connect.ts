@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { canonicalFecha } from '../catalogue/fecha.js';
 import type { Database, Db } from './schema.js';
+import { openSqlite } from './sqlite.js';
 
 export interface StoreOptions {
   /** PostgreSQL: most connections one process holds. */
@@ -21,60 +19,6 @@ export function openDatabase(url: string, options: StoreOptions = { poolMax: 10,
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error(`DATABASE_URL must start with sqlite:, postgres:// or postgresql:// (got "${url}")`);
-}
-
-interface SqliteConnection {
-  handle: SQLite.Database;
-  /**
-   * Statements that may have changed a store, run through any SQLite connection of this process so
-   * far. Another connection's commit shows in PRAGMA data_version only once the reader looks again;
-   * this count shows it at once.
-   */
-  writes(): number;
-}
-let writesInProcess = 0;
-const sqliteConnections = new WeakMap<Db, SqliteConnection>();
-
-/** The SQLite connection behind a store (for PRAGMA data_version, backups); undefined on PostgreSQL. */
-export function sqliteOf(db: Db): SqliteConnection | undefined {
-  return sqliteConnections.get(db);
-}
-
-function openSqlite(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
-  // WAL with synchronous=NORMAL: a committed write survives a crash of this process (it is in
-  // the WAL before the commit returns); only an OS crash or power cut can lose the last commits.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, () => writesInProcess++) }) });
-  sqliteConnections.set(db, { handle: sqlite, writes: () => writesInProcess });
-  return db;
-}
-
-/**
- * Kysely prepares every statement anew; preparing is a good part of a short query's cost on
- * SQLite. Statements are kept by their SQL text and reused (bounded: list filters vary).
- * Kysely prepares a statement right before it runs it, so this is also where every write made
- * through the connection is seen, whoever makes it: `wrote` is told before each one.
- */
-function reusingStatements(sqlite: SQLite.Database, wrote: () => void): SQLite.Database {
-  const prepared = new Map<string, SQLite.Statement>();
-  return Object.assign(Object.create(sqlite) as SQLite.Database, {
-    prepare(source: string) {
-      let statement = prepared.get(source);
-      if (!statement) {
-        if (prepared.size >= 500) prepared.clear();
-        statement = sqlite.prepare(source);
-        prepared.set(source, statement);
-      }
-      if (!statement.readonly) wrote();
-      return statement;
-    },
-    close: () => sqlite.close(),
-  });
 }
 
 // What PostgreSQL answers differently from SQLite, made the same here and nowhere else:

@@ -1,5 +1,5 @@
 import { Migrator, type Migration } from 'kysely';
-import { sqliteOf } from './connect.js';
+import { holdingSqliteWriteLock } from './sqlite.js';
 import type { Db } from './schema.js';
 import * as catalogue from './migrations/0001_catalogue.js';
 import * as textKeys from './migrations/0002_text_keys.js';
@@ -25,21 +25,7 @@ export const migrationNames = Object.keys(migrations).sort();
 export const migrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const sqlite = sqliteOf(db)?.handle;
-  if (!sqlite) return migrate(db);
-  // On SQLite, Kysely takes no lock and runs migrations outside any transaction, so two processes
-  // starting on one new file would both create the tables, and a crash could leave a migration
-  // half done. One immediate transaction around them all makes them exclusive and atomic (the
-  // other process waits for it, up to the busy timeout, then finds nothing left to do).
-  sqlite.exec('BEGIN IMMEDIATE');
-  try {
-    const applied = await migrate(db);
-    sqlite.exec('COMMIT');
-    return applied;
-  } catch (error) {
-    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
-    throw error;
-  }
+  return holdingSqliteWriteLock(db, () => migrate(db));
 }
 
 async function migrate(db: Db): Promise<string[]> {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { sqliteOf } from '../db/connect.js';
+import { dialectOf } from '../db/dialect.js';
+import { sqliteBackup } from '../db/sqlite.js';
 import type { Db } from '../db/schema.js';
 
 export class BackupRefused extends Error {}
@@ -10,15 +11,7 @@ export class BackupRefused extends Error {}
  * `progress` is told the pages copied and the pages in all.
  */
 export async function backupStore(db: Db, file: string, progress: (done: number, total: number) => void = () => {}): Promise<void> {
-  const sqlite = sqliteOf(db)?.handle;
-  if (!sqlite) throw new BackupRefused('backup copies a SQLite store; on PostgreSQL use pg_dump, or cartelera export');
+  if (dialectOf(db) !== 'sqlite') throw new BackupRefused('backup copies a SQLite store; on PostgreSQL use pg_dump, or cartelera export');
   if (existsSync(file)) throw new BackupRefused(`${file} exists; name a new file`);
-  await sqlite.backup(file, {
-    // After a first small step, everything left in one: a step that copies the rest cannot be
-    // restarted by a write in between, however busy the store.
-    progress: ({ totalPages, remainingPages }) => {
-      progress(totalPages - remainingPages, totalPages);
-      return Math.max(remainingPages, 1);
-    },
-  });
+  await sqliteBackup(db, file, progress);
 }

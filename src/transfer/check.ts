@@ -1,7 +1,7 @@
 import { Migrator, sql } from 'kysely';
 import { normalizeKey } from '../catalogue/keys.js';
 import { countRows } from '../db/bulk.js';
-import { sqliteOf } from '../db/connect.js';
+import { sqliteFileChecks } from '../db/sqlite.js';
 import { migrationProvider } from '../db/migrate.js';
 import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
@@ -48,11 +48,10 @@ export async function checkStore(db: Db): Promise<CheckReport> {
       const filas = Number(kept.find((row) => row.tabla === resource.table)?.filas);
       if (filas !== counts[resource.name]) problems.push(`versiones says ${resource.table} holds ${filas} rows; it holds ${counts[resource.name]}`);
     }
-    const sqlite = sqliteOf(db)?.handle;
+    const sqlite = sqliteFileChecks(db);
     if (sqlite) {
-      const integrity = sqlite.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
-      problems.push(...integrity.filter((r) => r.integrity_check !== 'ok').map((r) => `SQLite integrity check: ${r.integrity_check}`));
-      const orphans = sqlite.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+      problems.push(...sqlite.integrity.map((line) => `SQLite integrity check: ${line}`));
+      const { orphans } = sqlite;
       problems.push(...orphans.slice(0, NAMED).map((o) => `${o.table} row ${o.rowid} names a missing ${o.parent} record`));
       if (orphans.length > NAMED) problems.push(`…and ${orphans.length - NAMED} more rows naming missing records`);
     } else {

@@ -1,0 +1,117 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database, Db } from './schema.js';
+
+/**
+ * Everything that needs better-sqlite3's own handle, which stays in this module: opening a store,
+ * the signals that tell whether it changed, the write lock migrations take, the file's own
+ * checks, and the online backup. Everything else reaches SQLite through Kysely.
+ */
+const handles = new WeakMap<Db, SQLite.Database>();
+
+/**
+ * Statements that may have changed a store, run through any SQLite connection of this process
+ * so far: counted as they are handed to Kysely (see reusingStatements).
+ */
+let writesInProcess = 0;
+
+export function openSqlite(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  // WAL with synchronous=NORMAL: a committed write survives a crash of this process (it is in
+  // the WAL before the commit returns); only an OS crash or power cut can lose the last commits.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+  handles.set(db, sqlite);
+  return db;
+}
+
+/**
+ * Kysely prepares every statement anew; preparing is a good part of a short query's cost on
+ * SQLite. Statements are kept by their SQL text and reused (bounded: list filters vary).
+ * Kysely prepares a statement right before it runs it, so this is also where every write made
+ * through the connection is seen, whoever makes it: each one is counted in writesInProcess.
+ */
+function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
+  const prepared = new Map<string, SQLite.Statement>();
+  return Object.assign(Object.create(sqlite) as SQLite.Database, {
+    prepare(source: string) {
+      let statement = prepared.get(source);
+      if (!statement) {
+        if (prepared.size >= 500) prepared.clear();
+        statement = sqlite.prepare(source);
+        prepared.set(source, statement);
+      }
+      if (!statement.readonly) writesInProcess++;
+      return statement;
+    },
+    close: () => sqlite.close(),
+  });
+}
+
+/** What tells whether a SQLite store may have changed since it was last read (cache/versions.ts). */
+export interface ChangeSignals {
+  /** Moves when another connection, of any process, commits to the store. */
+  dataVersion(): number;
+  /** Moves on every write through any connection of this process: it shows at once, where dataVersion needs a new look. */
+  writesInProcess(): number;
+}
+
+/** The store's change signals; undefined on PostgreSQL. */
+export function changeSignals(db: Db): ChangeSignals | undefined {
+  const sqlite = handles.get(db);
+  if (!sqlite) return undefined;
+  // Prepared once: pragma() would prepare the statement on every call.
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  return { dataVersion: () => dataVersion.get() as number, writesInProcess: () => writesInProcess };
+}
+
+/**
+ * Runs `work` holding the store's write lock, in one transaction, on SQLite: Kysely's migrator
+ * takes no lock there, so two processes starting on one new file would both create the tables,
+ * and a crash could leave a migration half done. Elsewhere `work` runs as it is.
+ */
+export async function holdingSqliteWriteLock<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  const sqlite = handles.get(db);
+  if (!sqlite) return work();
+  // The other process waits for it, up to the busy timeout, then finds nothing left to do.
+  sqlite.exec('BEGIN IMMEDIATE');
+  try {
+    const result = await work();
+    sqlite.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/** What the SQLite file's own checks find wrong (integrity_check and foreign_key_check); undefined on PostgreSQL. */
+export function sqliteFileChecks(db: Db): { integrity: string[]; orphans: { table: string; rowid: number; parent: string }[] } | undefined {
+  const sqlite = handles.get(db);
+  if (!sqlite) return undefined;
+  const integrity = (sqlite.pragma('integrity_check', { simple: false }) as { integrity_check: string }[]).map((r) => r.integrity_check).filter((r) => r !== 'ok');
+  const orphans = sqlite.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+  return { integrity, orphans };
+}
+
+/**
+ * SQLite's online backup of the store into `file`. After a first small step,
+ * everything left is copied in one: a step that copies the rest cannot be restarted by a write in
+ * between, however busy the store.
+ */
+export async function sqliteBackup(db: Db, file: string, progress: (done: number, total: number) => void): Promise<void> {
+  const sqlite = handles.get(db);
+  if (!sqlite) throw new Error('not a SQLite store');
+  await sqlite.backup(file, {
+    progress: ({ totalPages, remainingPages }) => {
+      progress(totalPages - remainingPages, totalPages);
+      return Math.max(remainingPages, 1);
+    },
+  });
+}
