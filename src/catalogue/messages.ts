@@ -73,7 +73,7 @@ export const messages = {
   internal: 'Error interno del servidor.',
   storeUnavailable: 'La base de datos no está disponible.',
 
-  /** Write keys, rate limit, load shedding and connection limits (README, "Protection"). */
+  /** Write keys, rate limit, load shedding and connection limits (docs/operations.md, "Protection"). */
   protection: {
     keyMissing: 'Se requiere una clave de API para modificar datos: envíela en la cabecera Authorization: Bearer <clave>.',
     keyInvalid: 'La clave de API no es válida.',
@@ -84,9 +84,10 @@ export const messages = {
     headersTooLarge: (bytes: number) => `Las cabeceras de la petición superan el límite de ${bytes} bytes.`,
     malformedRequest: 'La petición HTTP está mal formada.',
     expectation: (value: string) => `La cabecera Expect '${value}' no se admite; solo se admite 100-continue.`,
+    metricsTokenRequired: 'Se requiere un token válido para ver las métricas.',
   },
 
-  /** The list query parameters (README, "Lists: pages, filters, search, sort"). */
+  /** The list query parameters (docs/api.md, "More than the interface"). */
   query: {
     likeOnText: (param: string) => `El parámetro '${param}' solo se admite en campos de texto.`,
     order: "El parámetro '_order' debe ser asc o desc.",

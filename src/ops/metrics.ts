@@ -2,9 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ErrorBody, HttpError } from '../api/errors.js';
+import { messages } from '../catalogue/messages.js';
 
-// Belongs in messages.ts with every other Spanish sentence; kept here until that table's owner moves it.
-export const METRICS_TOKEN_REQUIRED = 'Se requiere un token válido para ver las métricas.';
 
 /** What a PostgreSQL pool (pg.Pool) tells about its connections. */
 export interface PoolStats {
@@ -63,7 +62,7 @@ export function metricsRoutes(app: FastifyInstance, options: MetricsOptions = {}
       onRequest: async (request, reply) => {
         if (expected === undefined || authorized(request, expected)) return;
         reply.header('www-authenticate', 'Bearer');
-        throw new HttpError(401, METRICS_TOKEN_REQUIRED);
+        throw new HttpError(401, messages.protection.metricsTokenRequired);
       },
     },
     async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { METRICS_TOKEN_REQUIRED } from '../../src/ops/metrics.js';
 import { assertError, buildTestApp, createPelicula, DELETE_TIMESTAMP, type Json } from '../helpers.js';
 
 const get = (app: FastifyInstance, url: string, headers: InjectOptions['headers'] = {}) => app.inject({ method: 'GET', url, headers });
@@ -79,7 +78,7 @@ describe('GET /metrics', () => {
     for (const [what, headers] of refused) {
       it(`when it is asked with ${what}, then 401 in the error body`, async () => {
         const res = await get(app, '/metrics', headers as InjectOptions['headers']);
-        assertError(res, 401, { details: METRICS_TOKEN_REQUIRED, moreInfo: 'Error en la ruta: /metrics' });
+        assertError(res, 401, { details: 'Se requiere un token válido para ver las métricas.', moreInfo: 'Error en la ruta: /metrics' });
         assert.equal(res.headers['www-authenticate'], 'Bearer');
         assert.doesNotMatch(res.body, /http_requests_total/);
       });
