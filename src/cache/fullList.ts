@@ -10,8 +10,8 @@ export type FullList = { body: Buffer; etag: string } | { stream: Readable };
 /**
  * Lists up to this size are answered whole and kept until their table changes; larger ones stream.
  * What was read before a list proved larger is held until it streams out, so this bounds a big
- * list's memory too: 4 MiB keeps 10,000 movies (2.2 MB) cached and 100,000 under the memory
- * target (docs/performance.md); at 8 MiB the peak was about 20 MB higher.
+ * list's memory too: the limit keeps a list of 10,000 movies cached and one of 100,000 under the
+ * memory target (docs/development.md, "Measured choices").
  */
 export const LIST_CACHE_MAX_BYTES = 4 * 1024 * 1024;
 const CHUNK = 64 * 1024;

@@ -5,8 +5,9 @@ import type { Database, Db } from './schema.js';
 /**
  * A record's writes as one statement each (INSERT … RETURNING *, UPDATE … RETURNING *: no read
  * back), whose SQL is built once per table, dialect and set of columns, then only run with new
- * values. Kysely's builder took about 15 µs to compile a write, which the statement's text saves;
- * SQLite's statements are then prepared once too (see connect.ts).
+ * values: compiling a write with Kysely's builder each time is a measurable part of a write
+ * (docs/development.md, "Measured choices"); SQLite's statements are then prepared once too
+ * (see sqlite.ts).
  */
 const texts = new Map<string, string>();
 
