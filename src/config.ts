@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox';
 // An RFC 6750 bearer token of at least 16 characters.
 const API_KEY = '[A-Za-z0-9._~+/-]{16,}=*';
 
-/** Every setting the service reads from its environment, declared once (README, "Configuration"). */
+/** Every setting the service reads from its environment, declared once (docs/configuration.md). */
 export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),

@@ -9,19 +9,28 @@ import { backend, freshStore, type TestStore } from './stores.js';
 
 const run = promisify(execFile);
 
-/** The shell blocks of the README's sections titled "Examples…", in order. */
-function readmeExamples(): string[] {
+/**
+ * The calls the docs show, in the order a reader meets them: the README's `curl` lines, then the
+ * shell blocks of docs/api.md's sections titled "Examples…".
+ */
+function documentedCalls(): string[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const sections = readme.split('\n### ').filter((section) => section.startsWith('Examples'));
-  return sections.flatMap((section) => [...(section.split('\n## ')[0] ?? '').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? ''));
+  const readmeCalls = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => (m[1] ?? '').split('\n'))
+    .filter((line) => line.startsWith('curl '));
+  const api = readFileSync(join(root, 'docs', 'api.md'), 'utf8');
+  const sections = api.split('\n### ').filter((section) => section.startsWith('Examples'));
+  const apiBlocks = sections.flatMap((section) => [...(section.split('\n## ')[0] ?? '').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? ''));
+  assert.ok(readmeCalls.length >= 4, 'the README shows its first calls');
+  assert.ok(apiBlocks.length >= 8, 'docs/api.md has its examples');
+  return [readmeCalls.join('\n'), ...apiBlocks];
 }
 
 let store: TestStore | undefined;
 after(() => store?.drop());
 
-it(`when the README examples run in order on a freshly seeded store, then every one succeeds (${backend})`, async () => {
-  const blocks = readmeExamples();
-  assert.ok(blocks.length >= 8, 'the README has its examples');
+it(`when the calls the README and docs/api.md show run in order on a freshly seeded store, then every one succeeds (${backend})`, async () => {
+  const blocks = documentedCalls();
 
   store = await freshStore();
   const env = { DATABASE_URL: store.url, LOG_LEVEL: 'warn' };
@@ -36,8 +45,8 @@ it(`when the README examples run in order on a freshly seeded store, then every 
     const script = wrapper + blocks.join('\n').replaceAll('localhost:8080', base);
     const { stdout } = await run('bash', ['-c', script], { cwd: root });
     const lines = stdout.trim().split('\n');
-    assert.ok(lines.length >= 44, stdout);
-    for (const line of lines) assert.match(line, /^2\d\d /, `README example failed: ${line}`);
+    assert.ok(lines.length >= 48, stdout);
+    for (const line of lines) assert.match(line, /^2\d\d /, `documented call failed: ${line}`);
   } finally {
     await service.stop();
   }

@@ -56,7 +56,7 @@ function newFileAt(path: string): string {
 
 program
   .command('serve')
-  .description('start the service (as npm start does): PORT, HOST, DATABASE_URL… as in the README')
+  .description('start the service (as npm start does): PORT, HOST, DATABASE_URL… as in docs/configuration.md')
   .action(async () => {
     await import('../server.js');
   });

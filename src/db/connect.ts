@@ -14,7 +14,7 @@ export interface StoreOptions {
   onConnectionError?: (error: Error) => void;
 }
 
-/** Opens the store named by a DATABASE_URL (see README, "Configuration"). */
+/** Opens the store named by a DATABASE_URL (see docs/configuration.md). */
 export function openDatabase(url: string, options: StoreOptions = { poolMax: 10, statementTimeoutMs: 5000 }): Db {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);

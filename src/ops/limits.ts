@@ -6,8 +6,8 @@ import { messages } from '../catalogue/messages.js';
 import type { Config } from '../config.js';
 
 /**
- * The HTTP server's limits on slow and oversized clients, as Fastify options (README,
- * "Protection"). A request cut by them is answered here, on the socket: no route ever saw it.
+ * The HTTP server's limits on slow and oversized clients, as Fastify options
+ * (docs/operations.md, "Protection"). A request cut by them is answered here, on the socket: no route ever saw it.
  */
 export function serverLimits(config: Config) {
   return {

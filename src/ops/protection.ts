@@ -11,7 +11,7 @@ import { securityHeaders } from './securityHeaders.js';
 export const SHED_RETRY_AFTER_SECONDS = 5;
 
 /**
- * Every protection the settings turn on (README, "Protection"), as onRequest hooks in this order:
+ * Every protection the settings turn on (docs/operations.md, "Protection"), as onRequest hooks in this order:
  * security headers, load shedding, the rate limit, then the write key. They run after CORS, so
  * browsers can read their refusals, and before any body is read or validated.
  */
