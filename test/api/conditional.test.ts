@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyRequest, LightMyRequestResponse } from 'fa
 import { ifMatch } from '../../src/api/conditional.js';
 import { etagOf } from '../../src/cache/etag.js';
 import { Refusal } from '../../src/catalogue/refusal.js';
-import { messages } from '../../src/catalogue/messages.js';
 import { buildTestApp, createCategoria, createPelicula, peliculaBody, send, type Json } from '../helpers.js';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]{27}"$/;
@@ -175,7 +174,7 @@ describe('ifMatch', () => {
   const requestWith = (ifMatch?: string) =>
     ({ headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } }) as unknown as FastifyRequest;
   const refused = (error: unknown) =>
-    error instanceof Refusal && error.kind === 'changed' && error.details === messages.preconditionFailed;
+    error instanceof Refusal && error.kind === 'changed' && error.details === 'El registro cambió desde que lo leyó: la condición If-Match no se cumple.';
   const checkIfMatch = (request: FastifyRequest, current: string | undefined) => ifMatch(request)?.(current);
 
   it('when If-Match names the current tag, then the write may go on', () => {
@@ -200,8 +199,40 @@ describe('ifMatch', () => {
     assert.throws(() => checkIfMatch(requestWith(current), undefined), refused);
   });
 
-  it('when there is no If-Match, then nothing is checked, whether or not the record exists', () => {
-    checkIfMatch(requestWith(), record);
-    checkIfMatch(requestWith(), undefined);
+  it('when there is no If-Match, then the write has no precondition at all', () => {
+    assert.equal(ifMatch(requestWith()), undefined);
+    assert.equal(typeof ifMatch(requestWith(current)), 'function');
+  });
+});
+
+describe('writes without If-Match', () => {
+  let app: FastifyInstance;
+  before(async () => {
+    app = await buildTestApp();
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  it('when a PUT, a PATCH and a DELETE carry no If-Match, then each applies to the record as it stands, whatever changed it since it was read', async () => {
+    const categoria = await createCategoria(app);
+    const movie = await createPelicula(app, { categoria_id: categoria.id });
+    const read = await send(app, 'GET', `/peliculas/${encodeURIComponent(String(movie.titulo))}`);
+    const tagRead = read.headers.etag;
+    assert.equal(tagRead, etagOf(read.body), 'a lookup is tagged as the record it answers');
+    assert.equal((await send(app, 'PATCH', `/peliculas/${movie.id}`, { duracion: 101 })).statusCode, 200);
+
+    const replaced = await send(app, 'PUT', `/peliculas/${movie.id}`, peliculaBody(categoria.id, { titulo: movie.titulo, duracion: 102 }));
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.equal((replaced.json() as Json).duracion, 102);
+    const patched = await send(app, 'PATCH', `/peliculas/${movie.id}`, { sipnosis: 'Otra historia.' });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const stored = (await send(app, 'GET', `/peliculas?id=${movie.id}`)).json() as Json[];
+    assert.deepEqual(stored, [{ ...movie, duracion: 102, sipnosis: 'Otra historia.' }]);
+
+    const stale = await app.inject({ method: 'DELETE', url: `/peliculas/${movie.id}`, headers: { 'if-match': String(tagRead) } });
+    assert.equal(stale.statusCode, 412, 'the tag read first is stale: the same write with it is refused');
+    assert.equal((await send(app, 'DELETE', `/peliculas/${movie.id}`)).statusCode, 200);
+    assert.deepEqual((await send(app, 'GET', `/peliculas?id=${movie.id}`)).json(), []);
   });
 });
