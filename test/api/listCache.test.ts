@@ -5,7 +5,6 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { etagOf } from '../../src/cache/etag.js';
 import { LIST_CACHE_MAX_BYTES } from '../../src/cache/fullList.js';
-import { messages } from '../../src/catalogue/messages.js';
 import { peliculas } from '../../src/resources/peliculas.js';
 import {
   artistaBody, assertError, withApp, categoriaBody, createArtista, createCategoria, createEventoUrbano, createObra,
@@ -230,7 +229,7 @@ describe('the cached whole-table list: every write invalidates it', () => {
         assert.equal(await assertWholeList(app, '/categorias', [categoria]), categories, what);
       }
       assertError(await send(app, 'POST', '/peliculas', peliculaBody(categoria.id, { titulo: m1.titulo })), 400, {
-        details: messages.duplicate(peliculas.nouns, m1.titulo),
+        details: `Ya existe una película con el titulo de: ${m1.titulo}, por favor, intente con otro distinto`,
       });
       await assertNotModified(app, '/peliculas', movies);
     }));
@@ -371,7 +370,7 @@ describe('concurrent reads on reused statements', () => {
             assert.equal(res.headers['x-total-count'], '1');
           }),
           send(app, 'GET', `/peliculas/${encodeURIComponent(missing)}`).then((res) =>
-            assertError(res, 404, { details: messages.notFoundByLookup(peliculas.nouns, missing) }),
+            assertError(res, 404, { details: `No se encontró la película con el título: ${missing}` }),
           ),
           send(app, 'GET', '/peliculas').then((res) => {
             assert.equal(res.statusCode, 200);

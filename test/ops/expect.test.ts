@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { it } from 'node:test';
-import { messages } from '../../src/catalogue/messages.js';
 import { backend } from '../stores.js';
 import { buildTestApp, ERROR_TIMESTAMP } from '../helpers.js';
 
@@ -26,7 +25,7 @@ it(`when a request's Expect is not 100-continue, then 417 in the error body, ove
     assert.deepEqual({ ...body, timestamp: 'x' }, {
       type: 'error',
       code: '417',
-      details: messages.protection.expectation('mucho'),
+      details: "La cabecera Expect 'mucho' no se admite; solo se admite 100-continue.",
       location: 'uri=/categorias',
       moreInfo: 'Error en la ruta: /categorias',
       timestamp: 'x',
