@@ -5,7 +5,6 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { etagOf } from '../../src/cache/etag.js';
 import { LIST_CACHE_MAX_BYTES } from '../../src/cache/fullList.js';
-import { peliculas } from '../../src/resources/peliculas.js';
 import {
   artistaBody, assertError, withApp, categoriaBody, createArtista, createCategoria, createEventoUrbano, createObra,
   createPelicula, eventoUrbanoBody, obraBody, peliculaBody, send, unique, type Json,
