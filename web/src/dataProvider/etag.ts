@@ -3,6 +3,7 @@
  * record exactly as a lookup answers it. Lists answer a list's tag, so the admin, which reads one
  * record by `?id=`, works the record's own tag out from the same bytes. SHA-1 is written here rather
  * than taken from crypto.subtle, which browsers offer only on HTTPS and localhost pages.
+ * test/api/adminEtag.test.ts holds this tag to the one the service checks If-Match against.
  */
 export function etagOf(json: string): string {
   return `"${base64url(sha1(new TextEncoder().encode(json)))}"`;
