@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/connect.js';
 import { sqliteFileChecks } from '../src/db/sqlite.js';
 import { normalizeKey } from '../src/catalogue/keys.js';
 import type { Json } from './helpers.js';
-import { startService, type Service } from './service.js';
-import { backend, freshStore, type TestStore } from './stores.js';
+import { type Service } from './service.js';
+import { backend } from './stores.js';
+import { harness } from './harness.js';
 
 // A real server process under a write load, killed with SIGKILL mid-load and restarted on the same
 // store, several times over. Each client writes only rows of its own, one request at a time, so the
@@ -333,25 +334,18 @@ async function killedSessionsGone(db: ReturnType<typeof openDatabase>): Promise<
   }
 }
 
-const stores: TestStore[] = [];
-const services: Service[] = [];
-after(async () => {
-  await Promise.all(services.map((s) => s.stop('SIGKILL')));
-  await Promise.all(stores.map((s) => s.drop()));
-});
+const started = harness();
 
 async function start(url: string): Promise<Service> {
   // No load shedding: its 503s are not what this test is about, and this load may well trip it.
-  const service = await startService({ DATABASE_URL: url, LOG_LEVEL: 'warn', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' });
-  services.push(service);
+  const service = await started.service({ DATABASE_URL: url, LOG_LEVEL: 'warn', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' });
   await service.healthy(30000);
   return service;
 }
 
 describe(`a crash under load (${backend})`, () => {
   it('when the service is killed mid-load and restarted, then every acknowledged write is there and no write is there by halves', { timeout: 180000 }, async (t) => {
-    const store = await freshStore();
-    stores.push(store);
+    const store = await started.store();
     let service = await start(store.url);
 
     // Categories every client's movies use, and none deletes.

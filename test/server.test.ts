@@ -5,19 +5,14 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { buildTestApp } from './helpers.js';
 import { logLines, npmStart, root, startService } from './service.js';
-import { backend, freshStore, type TestStore } from './stores.js';
+import { backend } from './stores.js';
+import { harness } from './harness.js';
 
-const stores: TestStore[] = [];
-after(() => Promise.all(stores.map((s) => s.drop())));
-
-async function storeUrl(): Promise<string> {
-  const store = await freshStore();
-  stores.push(store);
-  return store.url;
-}
+const { store } = harness();
+const storeUrl = async () => (await store()).url;
 
 describe(`over a real port (${backend})`, () => {
   it('when started with npm start, then it runs on the Node.js the project pins, serves the interface, logs requests as JSON, and SIGTERM stops it with exit 0', async () => {

@@ -4,19 +4,16 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { root } from '../service.js';
-import { backend, freshStore, type TestStore } from '../stores.js';
+import { harness } from '../harness.js';
+import { backend } from '../stores.js';
 import { cartelera, everyList, withoutInstant } from './cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-command-'));
-const stores: TestStore[] = [];
-after(async () => {
-  for (const store of stores) await store.drop();
-});
+const started = harness();
 async function seeded(): Promise<string> {
-  const made = await freshStore();
-  stores.push(made);
+  const made = await started.store();
   const seed = await cartelera(['seed'], made.url);
   assert.equal(seed.code, 0, seed.stderr);
   return made.url;

@@ -2,21 +2,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { startService } from '../service.js';
-import { backend, freshStore, type TestStore } from '../stores.js';
+import { harness } from '../harness.js';
+import { backend } from '../stores.js';
 import { cartelera, everyList, withoutInstant } from './cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-cli-'));
-const stores: TestStore[] = [];
-after(async () => {
-  for (const store of stores) await store.drop();
-});
-async function store(): Promise<string> {
-  const made = await freshStore();
-  stores.push(made);
-  return made.url;
-}
+const started = harness();
+const store = async () => (await started.store()).url;
 async function seeded(): Promise<string> {
   const url = await store();
   const seed = await cartelera(['seed'], url);

@@ -2,21 +2,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, it } from 'node:test';
-import { freshStore, type TestStore } from '../stores.js';
+import { it } from 'node:test';
+import { harness } from '../harness.js';
 import { cartelera, everyList, withoutInstant } from '../cli/cli.js';
 
-const stores: TestStore[] = [];
-after(async () => {
-  for (const store of stores) await store.drop();
-});
+const { store } = harness();
 
 it('when a catalogue is copied SQLite → PostgreSQL → SQLite, then every list answers the same, and the ids continue past the copied ones', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cartelera-copy-'));
   const sqlite = `sqlite:${join(dir, 'origen.sqlite')}`;
   assert.equal((await cartelera(['seed'], sqlite)).code, 0);
-  const postgres = await freshStore();
-  stores.push(postgres);
+  const postgres = await store();
 
   const there = await cartelera(['copy', '--to', postgres.url], sqlite);
   assert.equal(there.code, 0, there.stderr);
@@ -44,8 +40,7 @@ it('when a catalogue is copied SQLite → PostgreSQL → SQLite, then every list
 });
 
 it('when asked to back up a PostgreSQL store, then it says to use pg_dump or export, and exits 1', async () => {
-  const postgres = await freshStore();
-  stores.push(postgres);
+  const postgres = await store();
   const run = await cartelera(['backup', join(tmpdir(), 'nunca.sqlite')], postgres.url);
   assert.equal(run.code, 1);
   assert.match(run.stderr, /^cartelera: store postgres:\/\/[^\n]+\ncartelera: backup copies a SQLite store; on PostgreSQL use pg_dump, or cartelera export\n$/);

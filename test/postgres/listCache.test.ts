@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pg from 'pg';
 import { etagOf } from '../../src/cache/etag.js';
-import { startService, type Service } from '../service.js';
-import { freshStore, type TestStore } from '../stores.js';
+import { type Service } from '../service.js';
+import { harness } from '../harness.js';
 
 // Two service processes on one database: each keeps its own cached whole-table lists, which the
 // version kept in the database (bumped by triggers) must invalidate whoever wrote.
 
 type Json = Record<string, unknown>;
 
-const stores: TestStore[] = [];
-const services: Service[] = [];
-after(async () => {
-  // Only those a failed test left running; a passing test stops its own.
-  await Promise.all(services.map((s) => s.stop('SIGKILL')));
-  await Promise.all(stores.map((s) => s.drop()));
-});
+const started = harness();
 
 async function call(service: Service, method: string, path: string, body?: Json, headers: Record<string, string> = {}) {
   return fetch(`${service.base}${path}`, {
@@ -53,14 +47,11 @@ async function assertNotModified(service: Service, path: string, etag: string): 
 
 describe('cached whole-table lists across two service processes on one PostgreSQL database', () => {
   it('when process A writes, then process B’s next whole list shows it, and B’s old ETag answers 200', async () => {
-    const store = await freshStore();
-    stores.push(store);
+    const store = await started.store();
     // One after the other: the first applies the migrations.
-    const a = await startService({ DATABASE_URL: store.url });
-    services.push(a);
+    const a = await started.service({ DATABASE_URL: store.url });
     await a.healthy(30000);
-    const b = await startService({ DATABASE_URL: store.url });
-    services.push(b);
+    const b = await started.service({ DATABASE_URL: store.url });
     await b.healthy(30000);
 
     const categoria = await written(a, 'POST', '/categorias', { nombre: 'Drama' }, 201);

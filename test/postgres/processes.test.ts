@@ -1,28 +1,13 @@
 import assert from 'node:assert/strict';
 import { migrationNames } from '../../src/db/migrate.js';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pg from 'pg';
 import { throughPort, tcpProxy } from '../proxy.js';
-import { logLines, startService, type Service } from '../service.js';
-import { freshStore, type TestStore } from '../stores.js';
+import { logLines, type Service } from '../service.js';
+import { harness } from '../harness.js';
 
-const stores: TestStore[] = [];
-const services: Service[] = [];
-after(async () => {
-  await Promise.all(services.map((s) => s.stop('SIGKILL')));
-  await Promise.all(stores.map((s) => s.drop()));
-});
+const { store, service: start } = harness();
 
-async function store(): Promise<TestStore> {
-  const s = await freshStore();
-  stores.push(s);
-  return s;
-}
-async function start(env: NodeJS.ProcessEnv): Promise<Service> {
-  const service = await startService(env);
-  services.push(service);
-  return service;
-}
 async function query<T>(url: string, text: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { migrationNames } from '../../src/db/migrate.js';
-import { logLines, startService, type Service } from '../service.js';
-import { freshStore, type TestStore } from '../stores.js';
+import { logLines } from '../service.js';
+import { harness } from '../harness.js';
 
 // Lookups, pages and whole lists are answered from memory while their table's version holds; on
 // SQLite a process learns of another's commits from data_version, looked at once per event-loop
@@ -11,18 +11,7 @@ import { freshStore, type TestStore } from '../stores.js';
 // next read through the other.
 
 const json = { 'content-type': 'application/json' };
-const stores: TestStore[] = [];
-const services: Service[] = [];
-after(async () => {
-  await Promise.all(services.map((s) => s.stop('SIGKILL')));
-  await Promise.all(stores.map((s) => s.drop()));
-});
-
-async function store(): Promise<TestStore> {
-  const s = await freshStore();
-  stores.push(s);
-  return s;
-}
+const { store, service: start } = harness();
 
 async function call(base: string, method: string, path: string, body?: object): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`${base}${path}`, { method, headers: json, ...(body && { body: JSON.stringify(body) }) });
@@ -32,8 +21,7 @@ async function call(base: string, method: string, path: string, body?: object): 
 describe('several service processes on one SQLite file', () => {
   it('when three start at the same moment on a new file, then all come up and each migration ran once', async () => {
     const { url } = await store();
-    const started = await Promise.all([1, 2, 3].map(() => startService({ DATABASE_URL: url })));
-    services.push(...started);
+    const started = await Promise.all([1, 2, 3].map(() => start({ DATABASE_URL: url })));
     await Promise.all(started.map((s) => s.healthy(30000)));
     const applied = started.filter((s) => logLines(s.output()).some((l) => l.msg === 'migrations applied'));
     assert.equal(applied.length, 1, 'exactly one process applied the migrations');
@@ -48,8 +36,7 @@ describe('several service processes on one SQLite file', () => {
 
   it('when one process writes, then the next lookup, page and list through the other show it, every time', async () => {
     const { url } = await store();
-    const [a, b] = await Promise.all([startService({ DATABASE_URL: url }), startService({ DATABASE_URL: url })]);
-    services.push(a, b);
+    const [a, b] = await Promise.all([start({ DATABASE_URL: url }), start({ DATABASE_URL: url })]);
     await Promise.all([a.healthy(30000), b.healthy(30000)]);
     const categoria = (await call(a.base, 'POST', '/categorias', { nombre: 'Drama' })).json as { id: number };
     const created = await call(a.base, 'POST', '/peliculas', { titulo: 'Nueve reinas', sipnosis: 'Una estafa.', duracion: 114, categoria_id: categoria.id });
