@@ -32,6 +32,7 @@ const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying
 
 export function isStoreUnavailable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  // SQLITE_BUSY_SNAPSHOT and the other SQLITE_BUSY_* codes: another connection holds or just moved the store.
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('SQLITE_BUSY'))) return true;
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
 }

@@ -5,6 +5,7 @@ import { validated } from '../catalogue/validation.js';
 import { moveSequencePastKeys } from '../db/dialect.js';
 import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
+import { writeTransaction } from '../db/sqlite.js';
 import type { AnyResource } from '../resources/define.js';
 import { createRecord, replaceRecord } from '../resources/writes.js';
 import type { Incoming, Place } from './readers.js';
@@ -56,7 +57,7 @@ export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming[]
   const result: ImportResult = { problems: [], counts: {} };
   const rollback = new Error('rolled back: the import has problems');
   try {
-    await db.transaction().execute(async (trx) => {
+    await writeTransaction(db, async (trx) => {
       const importer = new Importer(trx, options, result);
       for await (const batch of incoming) {
         for (const item of batch) {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { freePort } from '../embedded-postgres.js';
-import { logLines, root } from '../service.js';
+import { logLines, root, startService } from '../service.js';
 import { cartelera } from '../cli/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-sqlite-command-'));
@@ -35,6 +35,44 @@ describe('cartelera on SQLite files', () => {
     const check = await cartelera(['check'], `sqlite:${copy}`);
     assert.equal(check.code, 0, check.stderr);
     assert.match(check.stdout, /peliculas: 12\n/);
+  });
+
+  it('when imports run while the service writes to the same file, then each waits its turn and succeeds, and the service answers every write 201 or 503, never 500', async () => {
+    const url = `sqlite:${join(dir, 'vivo.sqlite')}`;
+    assert.equal((await cartelera(['seed'], url)).code, 0);
+    const service = await startService({ DATABASE_URL: url });
+    try {
+      await service.healthy();
+      const statuses: number[] = [];
+      let sent = 0;
+      let writing = true;
+      const load = (async () => {
+        while (writing) {
+          const res = await fetch(`${service.base}/categorias`, {
+            method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ nombre: `Viva ${sent++}` }),
+          });
+          statuses.push(res.status);
+          if (res.status === 503) assert.ok(res.headers.get('retry-after'), 'a 503 says when to try again');
+          await res.arrayBuffer();
+        }
+      })();
+      for (let round = 0; round < 3; round++) {
+        const file = join(dir, `lote-${round}.ndjson`);
+        const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ recurso: 'categorias', registro: { nombre: `Lote ${round}-${i}` } }));
+        writeFileSync(file, `${lines.join('\n')}\n`);
+        const before = sent;
+        const run = await cartelera(['import', file], url);
+        assert.equal(run.code, 0, `import ${round}: ${run.stderr}`);
+        assert.match(run.stderr, /categorias: 2000 new/);
+        assert.ok(sent > before, `the service was sent writes while import ${round} ran`);
+      }
+      writing = false;
+      await load;
+      assert.deepEqual([...new Set(statuses)].filter((s) => s !== 201 && s !== 503), [], 'every write answered 201 or 503');
+      assert.ok(statuses.includes(201));
+    } finally {
+      await service.stop();
+    }
   });
 
   it('when cartelera serve runs through npm run and gets SIGTERM, then it shuts down and exits 0, as npm start does', async () => {
