@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'web/dist/', 'artifacts/', '.node24/', '.bench/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', 'web/dist/', 'artifacts/', '.bench/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -27,7 +27,7 @@ describe('when PostgreSQL goes away and comes back', () => {
   before(async () => {
     store = await freshStore();
     proxy = await tcpProxy(Number(new URL(store.url).port));
-    app = await buildApp(loadConfig({ DATABASE_URL: throughPort(store.url, proxy.port), LOG_LEVEL: 'silent' }));
+    app = await buildApp(loadConfig({ DATABASE_URL: throughPort(store.url, proxy.port), LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' }));
   });
   after(async () => {
     await app.close();

@@ -17,7 +17,7 @@ describe('PostgreSQL values read the same whatever the session settings', () => 
     await client.connect();
     await client.query(`alter database ${new URL(store.url).pathname.slice(1)} set timezone to 'America/Bogota'`);
     await client.end();
-    app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL: 'silent' }));
+    app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' }));
   });
   after(async () => {
     await app.close();
