@@ -119,4 +119,17 @@ export const messages = {
     subject: (part: string, field: string) =>
       part === 'body' ? `El campo '${field}'` : `El parámetro '${field}'`,
   },
+
+  /** What an import says of a spreadsheet's rows and cells (docs/data.md). */
+  spreadsheet: {
+    unknownHeaders: (unknown: readonly string[], expected: readonly string[]) =>
+      `No se reconocen las columnas ${unknown.map((h) => `'${h}'`).join(', ')}; se esperan: ${expected.join(', ')}.`,
+    extraCells: (row: number, cells: number, columns: number) =>
+      `La fila ${row} tiene ${cells} celdas y la cabecera ${columns} columnas: revise si un texto con el separador quedó sin comillas.`,
+    given: (value: string) => `Valor recibido: "${value}".`,
+    examples: { fecha: 'Ejemplos: 14/11/2026, 14/11/2026 20:30, 2026-11-14.', duracion: 'Ejemplos: 95, 95 min, 1:45.' } as Record<string, string>,
+    repeated: (value: string, row: number) => `${value} está repetido en la fila ${row} de este archivo.`,
+    repeatedAt: (value: string, index: number) => `${value} está repetido en la posición ${index} de este archivo.`,
+    repeatedOnLine: (value: string, line: number) => `${value} está repetido en la línea ${line} de este archivo.`,
+  },
 } as const;

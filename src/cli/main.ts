@@ -14,6 +14,7 @@ import { checkStore, migrationStates } from '../transfer/check.js';
 import { copyCatalogue } from '../transfer/copy.js';
 import { exportCatalogue, type ExportFormat } from '../transfer/export.js';
 import { importCatalogue, type ImportResult, type OnConflict } from '../transfer/import.js';
+import type { Encoding } from '../transfer/csv.js';
 import { readImport, UnreadableInput, type Incoming } from '../transfer/readers.js';
 import * as demo from './demo.js';
 import { withProgress } from './progress.js';
@@ -100,13 +101,14 @@ program
   .option('--dry-run', 'check every record and report, storing nothing', false)
   .addOption(new Option('--on-conflict <what>', 'a title, name or dni already stored: error, skip or update').choices(['error', 'skip', 'update']).default('error'))
   .option('--create', 'make the SQLite store when its file does not exist', false)
-  .action((names: string[], options: { dryRun: boolean; onConflict: OnConflict; create: boolean }) => withStore(options, async (db) => {
+  .addOption(new Option('--encoding <encoding>', 'how CSV files are written (default: UTF-8, else Windows-1252)').choices(['utf-8', 'windows-1252']))
+  .action((names: string[], options: { dryRun: boolean; onConflict: OnConflict; create: boolean; encoding?: Encoding }) => withStore(options, async (db) => {
     const files = names.map(userPath);
     await migrateToLatest(db);
     const bytes = files.reduce((sum, f) => sum + sizeOf(f), 0);
     const result = await withProgress('import', bytes, 'bytes', (advance) => {
       let read = 0;
-      return importCatalogue(db, readImport(files, (n) => advance((read += n))), options);
+      return importCatalogue(db, readImport(files, (n) => advance((read += n)), { encoding: options.encoding }), options);
     });
     report(options.dryRun ? 'import (dry run, nothing stored)' : 'import', result);
   }));
@@ -245,8 +247,9 @@ function sizeOf(path: string): number {
 
 /** The import's problems, one a line on stderr (exit 1), or what it stored. */
 function report(label: string, result: ImportResult): void {
+  for (const n of result.notices) console.error(`${n.place.file}: ${n.notice}`);
   for (const p of result.problems) {
-    const where = `${p.place.file}${p.place.line !== undefined ? `:${p.place.line}` : p.place.index !== undefined ? ` [${p.place.index}]` : ''}`;
+    const where = `${p.place.file}${p.place.row !== undefined ? `, row ${p.place.row}` : p.place.line !== undefined ? `:${p.place.line}` : p.place.index !== undefined ? ` [${p.place.index}]` : ''}`;
     console.error(`${where}: ${[p.resource, p.field].filter(Boolean).join('.')}${p.resource || p.field ? ': ' : ''}${p.sentence}`);
   }
   if (result.problems.length > 0) {

@@ -27,6 +27,8 @@ export interface ImportProblem extends Problem {
 
 export interface ImportResult {
   problems: ImportProblem[];
+  /** What the reader did that the user should know (a file read as Windows-1252), by file. */
+  notices: { place: Place; notice: string }[];
   /** Per resource: records stored anew, stored ones updated, and ones left as they were. */
   counts: Record<string, { created: number; updated: number; skipped: number }>;
 }
@@ -39,8 +41,8 @@ interface Known {
   keys: Set<number>;
   /** The file's own ids → the stored ids they became. */
   fromFile: Map<number, number>;
-  /** Unique keys the file has given so far. */
-  inFile: Set<string>;
+  /** Unique keys the file has given so far, and where each first came. */
+  inFile: Map<string, Place>;
   /** Whether a record kept its id (a restore): its sequence must then move past it. */
   restored: boolean;
   /** The highest key seen: records a check-only run does not store stand in with keys past it. */
@@ -54,7 +56,7 @@ interface Known {
  * lookup value) or one already stored.
  */
 export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming[]>, options: ImportOptions): Promise<ImportResult> {
-  const result: ImportResult = { problems: [], counts: {} };
+  const result: ImportResult = { problems: [], notices: [], counts: {} };
   const rollback = new Error('rolled back: the import has problems');
   try {
     await writeTransaction(db, async (trx) => {
@@ -62,7 +64,8 @@ export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming[]
       for await (const batch of incoming) {
         for (const item of batch) {
           if ('problem' in item) result.problems.push({ place: item.place, sentence: item.problem });
-          else await importer.take(item.resource, item.record, item.place);
+          else if ('notice' in item) result.notices.push({ place: item.place, notice: item.notice });
+          else await importer.take(item.resource, item.record, item.place, item.given);
         }
       }
       if (result.problems.length > 0 || options.dryRun) throw rollback;
@@ -88,13 +91,16 @@ class Importer {
     return !this.options.dryRun && this.result.problems.length === 0;
   }
 
-  async take(resource: AnyResource, raw: Record<string, unknown>, place: Place): Promise<void> {
+  async take(resource: AnyResource, raw: Record<string, unknown>, place: Place, given?: Record<string, string>): Promise<void> {
     const problems: Problem[] = [];
     const { record, unresolved } = await this.resolveLookups(resource, raw, problems);
     // A reference named by a lookup value that names nothing is reported once, by the name given.
-    const value = this.validated(resource, record, problems, unresolved);
+    const invalid: Problem[] = [];
+    const value = this.validated(resource, record, invalid, unresolved);
+    // A value the rules refuse is quoted as the file wrote it.
+    problems.push(...invalid.map((problem) => withGiven(problem, given)));
     if (value && problems.length === 0) await this.resolveIds(resource, value, problems);
-    if (value && problems.length === 0) await this.store(resource, value, problems);
+    if (value && problems.length === 0) await this.store(resource, value, problems, place);
     for (const problem of problems) this.result.problems.push({ ...problem, place, resource: resource.name });
   }
 
@@ -151,15 +157,16 @@ class Importer {
     }
   }
 
-  private async store(resource: AnyResource, value: Record<string, unknown>, problems: Problem[]) {
+  private async store(resource: AnyResource, value: Record<string, unknown>, problems: Problem[], place: Place) {
     const known = this.known.get(resource) ?? (await this.knownOf(resource));
     const counts = (this.result.counts[resource.name] ??= { created: 0, updated: 0, skipped: 0 });
     const keyName = resource.key.name;
     const fileKey = value[keyName] as number | undefined;
     const unique = uniqueKeyOf(resource, value);
     const duplicate = () => problems.push({ field: uniqueField(resource), sentence: messages.duplicate(resource.nouns, resource.uniqueValue(value)) });
-    if (known.inFile.has(unique)) return void duplicate();
-    known.inFile.add(unique);
+    const first = known.inFile.get(unique);
+    if (first) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), first) });
+    known.inFile.set(unique, place);
 
     const existing = known.byUnique.get(unique);
     if (existing !== undefined) {
@@ -200,7 +207,7 @@ class Importer {
   private async knownOf(resource: AnyResource): Promise<Known> {
     let known = this.known.get(resource);
     if (!known) {
-      known = { byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Set(), restored: false, highest: 0 };
+      known = { byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Map(), restored: false, highest: 0 };
       for await (const rows of allRows(this.db, resource.table, resource.key.name)) {
         for (const row of rows) {
           const key = row[resource.key.name] as number;
@@ -223,4 +230,19 @@ function uniqueKeyOf(resource: AnyResource, record: Record<string, unknown>): st
 /** The field a duplicate is reported on: the title, name or dni (none for a participation's three). */
 function uniqueField(resource: AnyResource): string | undefined {
   return resource.unique.length === 1 ? resource.unique[0] : undefined;
+}
+
+/** A value given twice in the import: where it first came (a spreadsheet's row, a list's position from 1, a line). */
+function repeated(value: string, first: Place): string {
+  if (first.row !== undefined) return messages.spreadsheet.repeated(value, first.row);
+  if (first.index !== undefined) return messages.spreadsheet.repeatedAt(value, first.index + 1);
+  return messages.spreadsheet.repeatedOnLine(value, first.line ?? 0);
+}
+
+/** A problem of a spreadsheet's cell quotes the cell as written, and for a format, examples that work. */
+function withGiven(problem: Problem, given: Record<string, string> | undefined): Problem {
+  const cell = problem.field === undefined ? undefined : given?.[problem.field];
+  if (cell === undefined || problem.field === undefined) return problem;
+  const example = messages.spreadsheet.examples[problem.field];
+  return { ...problem, sentence: [problem.sentence, messages.spreadsheet.given(cell), example].filter(Boolean).join(' ') };
 }

@@ -2,25 +2,35 @@ import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { parse as parseCsv } from 'csv-parse';
 import Assembler from 'stream-json/assembler.js';
 import { parser } from 'stream-json/parser.js';
 import { exactNumber, firstInexactNumber } from '../catalogue/numbers.js';
 import type { AnyResource } from '../resources/define.js';
 import { resources } from '../resources/index.js';
+import { NotUtf8, readCsvFile, type Encoding } from './csv.js';
 import { DOCUMENT } from './export.js';
 
-/** Where a record came from, for the report: the file, and its line or its index in its list. */
+/** Where a record came from, for the report: the file, and its line, its spreadsheet row, or its index in its list. */
 export interface Place {
   file: string;
   line?: number;
+  /** A spreadsheet's row: the header is row 1, a cell with line breaks is one row. */
+  row?: number;
   index?: number;
 }
 
 export type Incoming =
-  | { resource: AnyResource; record: Record<string, unknown>; place: Place }
+  /** `given`: the cells as the file wrote them, for the report, where the record holds them converted. */
+  | { resource: AnyResource; record: Record<string, unknown>; place: Place; given?: Record<string, string> }
   /** Something in the file that is no record of any resource. */
-  | { problem: string; place: Place };
+  | { problem: string; place: Place }
+  /** Something the reader did that the user should know, not a problem. */
+  | { notice: string; place: Place };
+
+export interface ReadOptions {
+  /** How CSV bytes are read: UTF-8, else Windows-1252 (undefined), or only the one named. */
+  encoding?: Encoding;
+}
 
 /** A file (or folder) the command line was given that cannot be read as an import. */
 export class UnreadableInput extends Error {}
@@ -34,7 +44,7 @@ const resourceNamed = (name: unknown) => (typeof name === 'string' ? byName.get(
  * read in the order their resources refer to each other, whatever order they were named in.
  * Records come in batches: one await per batch, not per record, is what keeps a large import fast.
  */
-export async function* readImport(paths: string[], bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
+export async function* readImport(paths: string[], bytesRead: (n: number) => void = () => {}, options: ReadOptions = {}): AsyncGenerator<Incoming[]> {
   const files = paths.flatMap((path) => (statOf(path).isDirectory() ? csvFilesIn(path) : [path]));
   const csv = files.filter((f) => extname(f).toLowerCase() === '.csv');
   for (const file of files) {
@@ -44,7 +54,18 @@ export async function* readImport(paths: string[], bytesRead: (n: number) => voi
     else if (ext !== '.csv') throw new UnreadableInput(`${file}: not a .json, .ndjson or .csv file`);
   }
   const order = (file: string) => resources.indexOf(csvResource(file));
-  for (const file of csv.sort((a, b) => order(a) - order(b))) yield* readCsv(file, csvResource(file), bytesRead);
+  for (const file of csv.sort((a, b) => order(a) - order(b))) {
+    let read: ReturnType<typeof readCsvFile>;
+    try {
+      read = readCsvFile(file, csvResource(file), options.encoding);
+    } catch (error) {
+      if (error instanceof NotUtf8) throw new UnreadableInput(`${file}: ${error.message}`);
+      throw error;
+    }
+    bytesRead(statSync(file).size);
+    if (read.notice) yield [{ notice: read.notice, place: { file } }];
+    for (let i = 0; i < read.items.length; i += BATCH) yield read.items.slice(i, i + BATCH);
+  }
 }
 
 function statOf(path: string) {
@@ -171,28 +192,6 @@ function ndjsonEntry(text: string, place: Place): Incoming {
   const inexact = firstInexactNumber(text);
   if (inexact?.key !== undefined && inexact.key in entry.registro) entry.registro[inexact.key] = inexact.literal;
   return { resource, record: entry.registro, place };
-}
-
-/**
- * A spreadsheet's CSV: a header row of field names, then one record a row. A UTF-8 byte-order
- * mark and `;` separators (as spreadsheets write them where `,` is the decimal comma) are
- * accepted. Empty cells are absent fields.
- */
-async function* readCsv(file: string, resource: AnyResource, bytesRead: (n: number) => void): AsyncGenerator<Incoming[]> {
-  const rows = counted(file, bytesRead).pipe(
-    parseCsv({ bom: true, delimiter: [',', ';'], columns: (header: string[]) => header.map((h) => h.trim()), info: true, skip_empty_lines: true, relax_column_count: true }),
-  );
-  // A record is reported at the line it starts on (a quoted cell may hold line breaks).
-  let ended = 1;
-  try {
-    yield* inBatches(rows, ({ record, info }: { record: Record<string, string>; info: { lines: number } }, out) => {
-      const fields = Object.fromEntries(Object.entries(record).filter(([, cell]) => cell !== ''));
-      out.push({ resource, record: fields, place: { file, line: ended + 1 } });
-      ended = info.lines;
-    });
-  } catch (error) {
-    throw new UnreadableInput(`${file}: not valid CSV (${error instanceof Error ? error.message : String(error)})`);
-  }
 }
 
 const BATCH = 1000;

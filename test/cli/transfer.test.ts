@@ -73,7 +73,7 @@ describe(`cartelera export and import (${backend})`, () => {
     assert.deepEqual(lines.slice(0, -1), [
       `${path}:3: peliculas.duracion: El campo 'duracion' es obligatorio.`,
       `${path}:4: peliculas.categoria: No existe la categoría con el nombre: No existe.`,
-      `${path}:5: peliculas.titulo: Ya existe una película con el titulo de: buena, por favor, intente con otro distinto`,
+      `${path}:5: peliculas.titulo: buena está repetido en la línea 2 de este archivo.`,
       `${path}:6: peliculas.titulo: Ya existe una película con el titulo de: ROMA, por favor, intente con otro distinto`,
       `${path}:7: participaciones.artistas_dni: No existe el artista con el dni: 99999999.`,
       `${path}:8: Obras.duracion: El campo 'duracion' debe ser un número entero.`,

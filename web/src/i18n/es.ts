@@ -1,13 +1,8 @@
 import type { TranslationMessages } from 'react-admin';
+import { fieldLabels } from '../../../src/catalogue/labels';
 import { raSpanish } from './raSpanish';
 
-const item = {
-  titulo: 'Título',
-  duracion: 'Duración (minutos)',
-  categoria_id: 'Categoría',
-  descripcion: 'Descripción',
-  participaciones: 'Artistas que participan',
-};
+const participantes = { participaciones: 'Artistas que participan' };
 
 /** Every text of the admin: react-admin's own, the resources' names and fields, and the admin's messages. */
 export const spanishMessages: TranslationMessages = {
@@ -15,14 +10,13 @@ export const spanishMessages: TranslationMessages = {
   resources: {
     categorias: {
       name: 'Categoría |||| Categorías',
-      fields: { id: 'Id', nombre: 'Nombre', q: 'Buscar' },
+      fields: { ...fieldLabels.categorias, q: 'Buscar' },
     },
     peliculas: {
       name: 'Película |||| Películas',
       fields: {
-        ...item,
-        id: 'Id',
-        sipnosis: 'Sinopsis',
+        ...fieldLabels.peliculas,
+        ...participantes,
         duracion_gte: 'Duración mínima',
         duracion_lte: 'Duración máxima',
         q: 'Buscar',
@@ -30,15 +24,13 @@ export const spanishMessages: TranslationMessages = {
     },
     Obras: {
       name: 'Obra |||| Obras',
-      fields: { ...item, id: 'Id', duracion_gte: 'Duración mínima', duracion_lte: 'Duración máxima', q: 'Buscar' },
+      fields: { ...fieldLabels.Obras, ...participantes, duracion_gte: 'Duración mínima', duracion_lte: 'Duración máxima', q: 'Buscar' },
     },
     eventosUrbanos: {
       name: 'Evento urbano |||| Eventos urbanos',
       fields: {
-        ...item,
-        id: 'Id',
-        fecha: 'Fecha y hora',
-        lugar: 'Lugar',
+        ...fieldLabels.eventosUrbanos,
+        ...participantes,
         fecha_gte: 'Desde',
         fecha_lte: 'Hasta',
         q: 'Buscar',
@@ -47,11 +39,7 @@ export const spanishMessages: TranslationMessages = {
     artistas: {
       name: 'Artista |||| Artistas',
       fields: {
-        dni: 'DNI',
-        nombre: 'Nombre',
-        apellido: 'Apellido',
-        tipo: 'Tipo (actriz, director, cantante…)',
-        descripcion: 'Descripción',
+        ...fieldLabels.artistas,
         participaciones: 'En qué participó',
         q: 'Buscar',
       },
@@ -59,10 +47,7 @@ export const spanishMessages: TranslationMessages = {
     participaciones: {
       name: 'Participación |||| Participaciones',
       fields: {
-        id: 'Id',
-        artistas_dni: 'Artista',
-        tipo_evento: 'Tipo de evento',
-        evento_id: 'Película, obra o evento',
+        ...fieldLabels.participaciones,
         artista: 'Artista',
         evento: 'Película, obra o evento',
       },

@@ -1,0 +1,44 @@
+import type { FieldKind } from '../db/listing.js';
+
+/**
+ * A cell as spreadsheets write it, turned into what the API takes; anything else is left as it
+ * is, for the API's own rules to judge. Dates are the event's wall clock, never converted from
+ * a time zone: `14/11/2026 20:30` is `2026-11-14T20:30:00Z`, a plain date its midnight.
+ */
+export function spreadsheetValue(kind: FieldKind | undefined, field: string, cell: string): string | number {
+  const text = cell.trim();
+  if (kind?.type === 'fecha') return fecha(text);
+  if (kind?.type === 'integer' && field === 'duracion') return minutes(text);
+  return kind?.type === 'text' ? cell : text;
+}
+
+/** `95`, `95 min`, `95 minutos`, or `1:45` (hours and minutes: 105). */
+function minutes(text: string): string | number {
+  const plain = /^(\d+)\s*(?:min|mins|minutos)?\.?$/i.exec(text);
+  if (plain?.[1]) return plain[1];
+  const clock = /^(\d+):([0-5]\d)$/.exec(text);
+  if (clock?.[1] && clock[2]) return Number(clock[1]) * 60 + Number(clock[2]);
+  return text;
+}
+
+/** `14/11/2026`, `14/11/2026 20:30`, `2026-11-14 20:30` (and what the API takes as it is). */
+function fecha(text: string): string {
+  const spanish = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(text);
+  if (spanish) {
+    const [, day = '', month = '', year = '', hours, mins, secs] = spanish;
+    return wallClock(year, month, day, hours, mins, secs);
+  }
+  const iso = /^(\d{4})-(\d{2})-(\d{2}) (\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  if (iso) {
+    const [, year = '', month = '', day = '', hours, mins, secs] = iso;
+    return wallClock(year, month, day, hours, mins, secs);
+  }
+  return text;
+}
+
+const two = (n: string) => n.padStart(2, '0');
+
+function wallClock(year: string, month: string, day: string, hours?: string, mins?: string, secs?: string): string {
+  const date = `${year}-${two(month)}-${two(day)}`;
+  return hours === undefined ? date : `${date}T${two(hours)}:${mins ?? '00'}:${secs ?? '00'}Z`;
+}
