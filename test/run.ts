@@ -4,7 +4,8 @@
 // makes its own database on it (test/stores.ts), so runs never see each other's data.
 //
 // Files under test/sqlite/ and test/postgres/ run on that backend only; every other file on both.
-// Arguments narrow the run to some files: `npm test -- test/api/crud.test.ts`.
+// Arguments narrow the run to some files: `npm test -- test/api/crud.test.ts`; `--sqlite` runs the
+// SQLite pass alone (what `npm run test:node24` does).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
@@ -17,7 +18,9 @@ const all = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' 
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => join('test', f))
   .sort();
-const chosen = process.argv.slice(2).map((f) => relative(root, join(process.cwd(), f)));
+const args = process.argv.slice(2);
+const sqliteOnly = args.includes('--sqlite');
+const chosen = args.filter((a) => a !== '--sqlite').map((f) => relative(root, join(process.cwd(), f)));
 const files = chosen.length > 0 ? all.filter((f) => chosen.includes(f)) : all;
 const only = (backend: string) => files.filter((f) => !/^test\/(sqlite|postgres)\//.test(f) || f.startsWith(`test/${backend}/`));
 
@@ -41,6 +44,7 @@ const build = spawn('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
 if ((await once(build, 'exit'))[0] !== 0) process.exit(1);
 
 let ok = await runSuite('sqlite', {});
+if (sqliteOnly) process.exit(ok ? 0 : 1);
 const external = process.env.TEST_DATABASE_URL;
 const server = external ? undefined : await startEmbeddedPostgres();
 try {
