@@ -52,6 +52,8 @@ export const ConfigSchema = Type.Object({
   UNDER_PRESSURE_MAX_HEAP_USED_BYTES: Type.Integer({ minimum: 0, default: 0 }),
   /** Load shedding: answer 503 while the resident set size exceeds this; 0 is off. */
   UNDER_PRESSURE_MAX_RSS_BYTES: Type.Integer({ minimum: 0, default: 0 }),
+  /** The most bytes one upload to POST /importar may hold, all its files together. */
+  IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 

@@ -1,5 +1,5 @@
 /**
- * The Spanish label of each field, as the admin shows it and as a spreadsheet's header may name
+ * The Spanish label of each resource and field, as the admin shows it and as a spreadsheet's header may name
  * it: declared once, for the admin (web/src/i18n/es.ts) and the importer alike.
  */
 const item = {
@@ -9,11 +9,25 @@ const item = {
   descripcion: 'Descripción',
 };
 
+/** Each resource's name in Spanish, one and many: the admin's menu and a workbook's sheets. */
+export const resourceLabels = {
+  categorias: ['Categoría', 'Categorías'],
+  peliculas: ['Película', 'Películas'],
+  Obras: ['Obra', 'Obras'],
+  eventosUrbanos: ['Evento urbano', 'Eventos urbanos'],
+  artistas: ['Artista', 'Artistas'],
+  participaciones: ['Participación', 'Participaciones'],
+} as const satisfies Record<string, readonly [string, string]>;
+
 export const fieldLabels = {
   categorias: { id: 'Id', nombre: 'Nombre' },
   peliculas: { ...item, id: 'Id', sipnosis: 'Sinopsis' },
   Obras: { ...item, id: 'Id' },
-  eventosUrbanos: { ...item, id: 'Id', fecha: 'Fecha y hora', lugar: 'Lugar' },
+  eventosUrbanos: { id: 'Id', titulo: item.titulo, descripcion: item.descripcion, categoria_id: item.categoria_id, fecha: 'Fecha y hora', lugar: 'Lugar' },
   artistas: { dni: 'DNI', nombre: 'Nombre', apellido: 'Apellido', tipo: 'Tipo (actriz, director, cantante…)', descripcion: 'Descripción' },
   participaciones: { id: 'Id', artistas_dni: 'Artista', tipo_evento: 'Tipo de evento', evento_id: 'Película, obra o evento' },
 } as const satisfies Record<string, Record<string, string>>;
+
+/** A resource's labels by its path name: one and many (the name itself where none is declared). */
+export const labelsOfResource = (name: string): readonly [string, string] =>
+  (resourceLabels as Record<string, readonly [string, string]>)[name] ?? [name, name];

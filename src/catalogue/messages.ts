@@ -120,6 +120,23 @@ export const messages = {
       part === 'body' ? `El campo '${field}'` : `El parámetro '${field}'`,
   },
 
+  unknownField: (field: string, known: readonly string[]) => `El campo '${field}' no existe aquí; los campos son: ${known.join(', ')}.`,
+
+  /** What the admin's import and export say of an upload as a whole (docs/data.md). */
+  transfer: {
+    notMultipart: 'Envíe los archivos como multipart/form-data, en partes llamadas archivo.',
+    unknownPart: (name: string) => `Solo se aceptan archivos en partes llamadas archivo${name ? `; se recibió '${name}'` : ''}.`,
+    noFiles: 'No se recibió ningún archivo: elija archivos CSV o un libro .xlsx.',
+    emptyFile: (name: string) => `El archivo ${name} está vacío.`,
+    tooLarge: (most: number) => `Los archivos superan el máximo de ${most} bytes.`,
+    tooManyFiles: (most: number) => `Se admiten a lo sumo ${most} archivos por vez.`,
+    badUpload: 'No se pudo leer la subida de archivos.',
+    notStored: (problems: number) => `La importación tiene ${problems} ${problems === 1 ? 'problema' : 'problemas'}; no se guardó nada.`,
+    notSpreadsheet: (name: string) => `${name}: no es un archivo .csv ni .xlsx.`,
+    notWorkbook: (name: string) => `${name}: no es un libro .xlsx válido.`,
+    csvName: (name: string, expected: readonly string[]) => `${name}: un archivo CSV lleva el nombre de su recurso (${expected.join(', ')}).`,
+  },
+
   /** What an import says of a spreadsheet's rows and cells (docs/data.md). */
   spreadsheet: {
     unknownHeaders: (unknown: readonly string[], expected: readonly string[]) =>
@@ -127,9 +144,22 @@ export const messages = {
     extraCells: (row: number, cells: number, columns: number) =>
       `La fila ${row} tiene ${cells} celdas y la cabecera ${columns} columnas: revise si un texto con el separador quedó sin comillas.`,
     given: (value: string) => `Valor recibido: "${value}".`,
+    readAsWindows1252: 'No está en UTF-8: se leyó como Windows-1252, como Excel guarda "CSV".',
+    invalidCsv: (reason: string) => `No es un CSV válido (${reason}).`,
+    unknownSheet: (sheet: string, expected: readonly string[]) =>
+      `No se reconoce la hoja '${sheet}'; cada hoja lleva el nombre de un recurso: ${expected.join(', ')}.`,
+    dateInText: (field: string, shown: string) =>
+      `El campo '${field}' tiene una celda de fecha (${shown}) y no es una fecha: si es un texto, escríbalo como texto en la hoja.`,
+    workbookTooLarge: (file: string, most: number) => `${file}: el libro ocupa más de ${most} bytes sin comprimir; divídalo o expórtelo como CSV.`,
+    tooManyRows: (resource: string, most: number) =>
+      `${resource} tiene más registros de los que caben en una hoja (${most}): expórtelo como JSON o CSV.`,
     examples: { fecha: 'Ejemplos: 14/11/2026, 14/11/2026 20:30, 2026-11-14.', duracion: 'Ejemplos: 95, 95 min, 1:45.' } as Record<string, string>,
     repeated: (value: string, row: number) => `${value} está repetido en la fila ${row} de este archivo.`,
     repeatedAt: (value: string, index: number) => `${value} está repetido en la posición ${index} de este archivo.`,
+    repeatedElsewhere: (value: string, where: string) => `${value} ya viene en ${where}.`,
+    row: (row: number) => `fila ${row}`,
+    position: (position: number) => `posición ${position}`,
+    line: (line: number) => `línea ${line}`,
     repeatedOnLine: (value: string, line: number) => `${value} está repetido en la línea ${line} de este archivo.`,
   },
 } as const;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, extname, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
@@ -13,9 +13,10 @@ import { backupStore } from '../transfer/backup.js';
 import { checkStore, migrationStates } from '../transfer/check.js';
 import { copyCatalogue } from '../transfer/copy.js';
 import { exportCatalogue, type ExportFormat } from '../transfer/export.js';
-import { importCatalogue, type ImportResult, type OnConflict } from '../transfer/import.js';
+import { importCatalogue, problemText, type ImportResult, type OnConflict } from '../transfer/import.js';
 import type { Encoding } from '../transfer/csv.js';
-import { readImport, UnreadableInput, type Incoming } from '../transfer/readers.js';
+import { placeText, readImport, UnreadableInput, type Incoming } from '../transfer/readers.js';
+import { exportWorkbook, TooManyRows } from '../transfer/workbook.js';
 import * as demo from './demo.js';
 import { withProgress } from './progress.js';
 
@@ -72,10 +73,10 @@ program
 
 program
   .command('export')
-  .description('write the whole catalogue: one JSON document (default), NDJSON, or a folder of CSV files')
+  .description('write the whole catalogue: one JSON document (default), NDJSON, a workbook (.xlsx), or a folder of CSV files')
   .option('--out <file>', 'where to write (a folder for csv); standard output when absent')
-  .addOption(new Option('--format <format>', 'json, ndjson or csv (default: from --out\'s extension, else json)').choices(['json', 'ndjson', 'csv']))
-  .action((options: { out?: string; format?: ExportFormat }) => {
+  .addOption(new Option('--format <format>', 'json, ndjson, xlsx or csv (default: from --out\'s extension, else json)').choices(['json', 'ndjson', 'xlsx', 'csv']))
+  .action((options: { out?: string; format?: ExportFormat | 'xlsx' }) => {
     const path = options.out === undefined ? undefined : userPath(options.out);
     const format = exportFormat(options.out, options.format);
     if (format === 'csv' && !path) throw new Failure('export --format csv writes a folder: name it with --out', 2);
@@ -84,6 +85,7 @@ program
       const total = await recordCount(db);
       await withProgress('export', total, 'records', async (advance) => {
         if (format === 'csv' && path) return exportCatalogue(db, 'csv', { folder: path }, advance);
+        if (format === 'xlsx') return writeWorkbook(db, path, advance);
         const out = path ? createWriteStream(newFileAt(path)) : process.stdout;
         await exportCatalogue(db, format, { out }, advance);
         if (out !== process.stdout) {
@@ -96,7 +98,7 @@ program
 
 program
   .command('import')
-  .description('store the records of export files (JSON, NDJSON) or CSV files named after their resource, all or nothing')
+  .description('store the records of export files (JSON, NDJSON), workbooks (.xlsx) or CSV files named after their resource, all or nothing')
   .argument('<files...>', 'files, or folders of CSV files')
   .option('--dry-run', 'check every record and report, storing nothing', false)
   .addOption(new Option('--on-conflict <what>', 'a title, name or dni already stored: error, skip or update').choices(['error', 'skip', 'update']).default('error'))
@@ -201,11 +203,25 @@ function withoutPassword(url: string): string {
   }
 }
 
+/** The workbook of the whole catalogue, to `path` or standard output. */
+async function writeWorkbook(db: Db, path: string | undefined, advance: (written: number) => void): Promise<void> {
+  let workbook;
+  try {
+    workbook = await exportWorkbook(db);
+  } catch (error) {
+    if (error instanceof TooManyRows) throw new Failure(`export: ${error.message}`, 1);
+    throw error;
+  }
+  if (path) writeFileSync(newFileAt(path), workbook.bytes);
+  else if (!process.stdout.write(workbook.bytes)) await once(process.stdout, 'drain');
+  advance(workbook.records);
+}
+
 /** The export's format: the one given, else the one --out's extension names, else JSON. */
-function exportFormat(out: string | undefined, given: ExportFormat | undefined): ExportFormat {
+function exportFormat(out: string | undefined, given: ExportFormat | 'xlsx' | undefined): ExportFormat | 'xlsx' {
   const ext = out === undefined ? '' : extname(out).toLowerCase();
   if (ext === '.csv') throw new Failure(`export: ${out} names one CSV file, but a CSV export is a folder of them, one per resource: --format csv --out <folder>`, 2);
-  const named: ExportFormat | undefined = ext === '.json' ? 'json' : ext === '.ndjson' || ext === '.jsonl' ? 'ndjson' : undefined;
+  const named: ExportFormat | 'xlsx' | undefined = ext === '.json' ? 'json' : ext === '.ndjson' || ext === '.jsonl' ? 'ndjson' : ext === '.xlsx' ? 'xlsx' : undefined;
   if (given !== undefined && named !== undefined && given !== named) throw new Failure(`export: --format ${given} does not match --out ${out}`, 2);
   return given ?? named ?? 'json';
 }
@@ -249,8 +265,7 @@ function sizeOf(path: string): number {
 function report(label: string, result: ImportResult): void {
   for (const n of result.notices) console.error(`${n.place.file}: ${n.notice}`);
   for (const p of result.problems) {
-    const where = `${p.place.file}${p.place.row !== undefined ? `, row ${p.place.row}` : p.place.line !== undefined ? `:${p.place.line}` : p.place.index !== undefined ? ` [${p.place.index}]` : ''}`;
-    console.error(`${where}: ${[p.resource, p.field].filter(Boolean).join('.')}${p.resource || p.field ? ': ' : ''}${p.sentence}`);
+    console.error(`${placeText(p.place)}: ${[p.resource, p.field].filter(Boolean).join('.')}${p.resource || p.field ? ': ' : ''}${problemText(p)}`);
   }
   if (result.problems.length > 0) {
     throw new Failure(`${label}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}; nothing stored`, 1);
@@ -264,15 +279,18 @@ async function* demoRecords(): AsyncGenerator<Incoming[]> {
 }
 
 function* demoRecordList(): Generator<Incoming> {
-  const place = (index: number) => ({ file: 'demo', index });
-  let i = 0;
-  for (const nombre of demo.categorias) yield { resource: categorias, record: { nombre }, place: place(i++) };
-  for (const record of demo.peliculas) yield { resource: peliculas, record: { ...record }, place: place(i++) };
-  for (const record of demo.obras) yield { resource: obras, record: { ...record }, place: place(i++) };
-  for (const record of demo.eventosUrbanos) yield { resource: eventosUrbanos, record: { ...record }, place: place(i++) };
-  for (const record of demo.artistas) yield { resource: artistas, record: { ...record }, place: place(i++) };
+  const counted = new Map<string, number>();
+  const place = (list: string) => {
+    counted.set(list, (counted.get(list) ?? 0) + 1);
+    return { file: 'demo', list, position: counted.get(list) };
+  };
+  for (const nombre of demo.categorias) yield { resource: categorias, record: { nombre }, place: place(categorias.name) };
+  for (const record of demo.peliculas) yield { resource: peliculas, record: { ...record }, place: place(peliculas.name) };
+  for (const record of demo.obras) yield { resource: obras, record: { ...record }, place: place(obras.name) };
+  for (const record of demo.eventosUrbanos) yield { resource: eventosUrbanos, record: { ...record }, place: place(eventosUrbanos.name) };
+  for (const record of demo.artistas) yield { resource: artistas, record: { ...record }, place: place(artistas.name) };
   for (const { dni, tipo_evento, titulo } of demo.participaciones) {
-    yield { resource: participaciones, record: { artistas_dni: dni, tipo_evento, evento: titulo }, place: place(i++) };
+    yield { resource: participaciones, record: { artistas_dni: dni, tipo_evento, evento: titulo }, place: place(participaciones.name) };
   }
 }
 

@@ -9,6 +9,7 @@ import { writeTransaction } from '../db/sqlite.js';
 import type { AnyResource } from '../resources/define.js';
 import { createRecord, replaceRecord } from '../resources/writes.js';
 import type { Incoming, Place } from './readers.js';
+import { namesOf } from './table.js';
 
 export type OnConflict = 'error' | 'skip' | 'update';
 
@@ -19,10 +20,15 @@ export interface ImportOptions {
   dryRun: boolean;
 }
 
-/** One problem of one record: where it is, what it is of, and the sentence the API would answer. */
+/**
+ * One problem of one record: where it is, what it is of, the sentence the API would answer, and
+ * for a spreadsheet's cell, the cell as written and, for a format, examples that work.
+ */
 export interface ImportProblem extends Problem {
   place: Place;
   resource?: string;
+  value?: string;
+  hint?: string;
 }
 
 export interface ImportResult {
@@ -93,6 +99,9 @@ class Importer {
 
   async take(resource: AnyResource, raw: Record<string, unknown>, place: Place, given?: Record<string, string>): Promise<void> {
     const problems: Problem[] = [];
+    // The API ignores fields it does not know; an import says so instead of dropping them.
+    const names = namesOf(resource);
+    for (const field of Object.keys(raw).filter((name) => !names.includes(name))) problems.push({ field, sentence: messages.unknownField(field, names) });
     const { record, unresolved } = await this.resolveLookups(resource, raw, problems);
     // A reference named by a lookup value that names nothing is reported once, by the name given.
     const invalid: Problem[] = [];
@@ -165,7 +174,7 @@ class Importer {
     const unique = uniqueKeyOf(resource, value);
     const duplicate = () => problems.push({ field: uniqueField(resource), sentence: messages.duplicate(resource.nouns, resource.uniqueValue(value)) });
     const first = known.inFile.get(unique);
-    if (first) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), first) });
+    if (first) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), first, place) });
     known.inFile.set(unique, place);
 
     const existing = known.byUnique.get(unique);
@@ -232,17 +241,26 @@ function uniqueField(resource: AnyResource): string | undefined {
   return resource.unique.length === 1 ? resource.unique[0] : undefined;
 }
 
-/** A value given twice in the import: where it first came (a spreadsheet's row, a list's position from 1, a line). */
-function repeated(value: string, first: Place): string {
-  if (first.row !== undefined) return messages.spreadsheet.repeated(value, first.row);
-  if (first.index !== undefined) return messages.spreadsheet.repeatedAt(value, first.index + 1);
-  return messages.spreadsheet.repeatedOnLine(value, first.line ?? 0);
+/** A value given twice in the import: where it first came (a spreadsheet's row, a list's position from 1, a line), and in which file when another. */
+function repeated(value: string, first: Place, place: Place): string {
+  const m = messages.spreadsheet;
+  if (first.file !== place.file || first.sheet !== place.sheet) {
+    const at = first.row !== undefined ? m.row(first.row) : first.position !== undefined ? m.position(first.position) : first.line !== undefined ? m.line(first.line) : undefined;
+    return m.repeatedElsewhere(value, [first.file, first.sheet, at].filter(Boolean).join(', '));
+  }
+  if (first.row !== undefined) return m.repeated(value, first.row);
+  if (first.position !== undefined) return m.repeatedAt(value, first.position);
+  return m.repeatedOnLine(value, first.line ?? 0);
 }
 
-/** A problem of a spreadsheet's cell quotes the cell as written, and for a format, examples that work. */
-function withGiven(problem: Problem, given: Record<string, string> | undefined): Problem {
-  const cell = problem.field === undefined ? undefined : given?.[problem.field];
-  if (cell === undefined || problem.field === undefined) return problem;
-  const example = messages.spreadsheet.examples[problem.field];
-  return { ...problem, sentence: [problem.sentence, messages.spreadsheet.given(cell), example].filter(Boolean).join(' ') };
+/** A problem of a spreadsheet's cell carries the cell as written, and for a format, examples that work. */
+function withGiven(problem: Problem, given: Record<string, string> | undefined): Problem & { value?: string; hint?: string } {
+  const value = problem.field === undefined ? undefined : given?.[problem.field];
+  if (value === undefined || problem.field === undefined) return problem;
+  return { ...problem, value, hint: messages.spreadsheet.examples[problem.field] };
+}
+
+/** A problem as one text: its sentence, the value given, and the examples. */
+export function problemText(problem: ImportProblem): string {
+  return [problem.sentence, problem.value !== undefined ? messages.spreadsheet.given(problem.value) : undefined, problem.hint].filter(Boolean).join(' ');
 }

@@ -1,22 +1,41 @@
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import Assembler from 'stream-json/assembler.js';
 import { parser } from 'stream-json/parser.js';
+import { messages } from '../catalogue/messages.js';
 import { exactNumber, firstInexactNumber } from '../catalogue/numbers.js';
 import type { AnyResource } from '../resources/define.js';
 import { resources } from '../resources/index.js';
-import { NotUtf8, readCsvFile, type Encoding } from './csv.js';
+import { NotUtf8, readCsv, type Encoding } from './csv.js';
 import { DOCUMENT } from './export.js';
+import { resourceNamed } from './table.js';
+import { NotAWorkbook, readWorkbook } from './workbook.js';
 
-/** Where a record came from, for the report: the file, and its line, its spreadsheet row, or its index in its list. */
+/** Where a record came from, for the report: the file (and a workbook's sheet), and its line, its spreadsheet row, or its position in its list. */
 export interface Place {
   file: string;
+  sheet?: string;
+  /** An NDJSON file's line, from 1. */
   line?: number;
   /** A spreadsheet's row: the header is row 1, a cell with line breaks is one row. */
   row?: number;
-  index?: number;
+  /** A JSON document's record: its list, and its position there, from 1. */
+  list?: string;
+  position?: number;
+}
+
+/** A place as the command line prints it: `catalogo.xlsx, Películas, row 3`, `catalogo.json, peliculas #2`. */
+export function placeText(place: Place): string {
+  const parts = [place.file, place.sheet, place.row !== undefined ? `row ${place.row}` : undefined, place.list !== undefined ? `${place.list} #${place.position}` : undefined];
+  return `${parts.filter((p) => p !== undefined).join(', ')}${place.line !== undefined ? `:${place.line}` : ''}`;
+}
+
+/** A spreadsheet given as bytes: a CSV file named after its resource, or a workbook. */
+export interface SpreadsheetFile {
+  name: string;
+  bytes: Buffer;
 }
 
 export type Incoming =
@@ -36,36 +55,66 @@ export interface ReadOptions {
 export class UnreadableInput extends Error {}
 
 const byName = new Map(resources.map((r) => [r.name.toLowerCase(), r]));
-const resourceNamed = (name: unknown) => (typeof name === 'string' ? byName.get(name.toLowerCase()) : undefined);
+/** A JSON list's or NDJSON line's resource, by its path name. */
+const listNamed = (name: unknown) => (typeof name === 'string' ? byName.get(name.toLowerCase()) : undefined);
+const SPREADSHEETS = ['.csv', '.xlsx'];
 
 /**
  * The records of the files given, each with its place: a JSON document or NDJSON as `export`
- * writes them, CSV files named after their resource, or folders of such CSV files. CSV files are
- * read in the order their resources refer to each other, whatever order they were named in.
- * Records come in batches: one await per batch, not per record, is what keeps a large import fast.
+ * writes them, CSV files named after their resource, workbooks, or folders of CSV files.
+ * Spreadsheets are read in the order their resources refer to each other, whatever order they
+ * were named in. Records come in batches: one await per batch, not per record, is what keeps a
+ * large import fast.
  */
 export async function* readImport(paths: string[], bytesRead: (n: number) => void = () => {}, options: ReadOptions = {}): AsyncGenerator<Incoming[]> {
   const files = paths.flatMap((path) => (statOf(path).isDirectory() ? csvFilesIn(path) : [path]));
-  const csv = files.filter((f) => extname(f).toLowerCase() === '.csv');
+  const ext = (file: string) => extname(file).toLowerCase();
+  const unreadable = files.find((f) => !['.json', '.ndjson', '.jsonl', ...SPREADSHEETS].includes(ext(f)));
+  if (unreadable !== undefined) throw new UnreadableInput(`${unreadable}: not a .json, .ndjson, .csv or .xlsx file`);
   for (const file of files) {
-    const ext = extname(file).toLowerCase();
-    if (ext === '.json') yield* readDocument(file, bytesRead);
-    else if (ext === '.ndjson' || ext === '.jsonl') yield* readNdjson(file, bytesRead);
-    else if (ext !== '.csv') throw new UnreadableInput(`${file}: not a .json, .ndjson or .csv file`);
+    if (ext(file) === '.json') yield* readDocument(file, bytesRead);
+    else if (ext(file) === '.ndjson' || ext(file) === '.jsonl') yield* readNdjson(file, bytesRead);
   }
-  const order = (file: string) => resources.indexOf(csvResource(file));
-  for (const file of csv.sort((a, b) => order(a) - order(b))) {
-    let read: ReturnType<typeof readCsvFile>;
+  const sheets = files.filter((f) => SPREADSHEETS.includes(ext(f)));
+  yield* readSpreadsheets(sheets.map((name) => ({ name, bytes: readFileSync(name) })), options);
+  bytesRead(sheets.reduce((total, f) => total + statSync(f).size, 0));
+}
+
+/**
+ * CSV files and workbooks given as bytes (the command line's, or an upload's), in the order
+ * their resources refer to each other. A file that cannot be read as what its name says is
+ * UnreadableInput; what is wrong inside one is a problem at its place.
+ */
+export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadOptions = {}): AsyncGenerator<Incoming[]> {
+  for (const { name } of files) {
+    if (!SPREADSHEETS.includes(extname(name).toLowerCase())) throw new UnreadableInput(messages.transfer.notSpreadsheet(name));
+  }
+  const workbooks = files.filter((f) => extname(f.name).toLowerCase() === '.xlsx');
+  const csv = files.filter((f) => extname(f.name).toLowerCase() === '.csv');
+  const order = (file: SpreadsheetFile) => resources.indexOf(csvResource(file.name));
+  for (const { name, bytes } of workbooks) {
     try {
-      read = readCsvFile(file, csvResource(file), options.encoding);
+      yield* batches(await readWorkbook(name, bytes));
     } catch (error) {
-      if (error instanceof NotUtf8) throw new UnreadableInput(`${file}: ${error.message}`);
+      if (error instanceof NotAWorkbook) throw new UnreadableInput(error.message);
       throw error;
     }
-    bytesRead(statSync(file).size);
-    if (read.notice) yield [{ notice: read.notice, place: { file } }];
-    for (let i = 0; i < read.items.length; i += BATCH) yield read.items.slice(i, i + BATCH);
   }
+  for (const { name, bytes } of csv.sort((a, b) => order(a) - order(b))) {
+    let read: ReturnType<typeof readCsv>;
+    try {
+      read = readCsv(name, bytes, csvResource(name), options.encoding);
+    } catch (error) {
+      if (error instanceof NotUtf8) throw new UnreadableInput(`${name}: ${error.message}`);
+      throw error;
+    }
+    if (read.notice) yield [{ notice: read.notice, place: { file: name } }];
+    yield* batches(read.items);
+  }
+}
+
+function* batches(items: Incoming[]): Generator<Incoming[]> {
+  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
 }
 
 function statOf(path: string) {
@@ -84,7 +133,7 @@ function csvFilesIn(folder: string): string[] {
 
 function csvResource(file: string): AnyResource {
   const resource = resourceNamed(basename(file, extname(file)));
-  if (!resource) throw new UnreadableInput(`${file}: a CSV file is named after its resource (${resources.map((r) => `${r.name}.csv`).join(', ')})`);
+  if (!resource) throw new UnreadableInput(messages.transfer.csvName(file, resources.map((r) => `${r.name}.csv`)));
   return resource;
 }
 
@@ -100,7 +149,7 @@ async function* readDocument(file: string, bytesRead: (n: number) => void): Asyn
   const tokens = counted(file, bytesRead).pipe(parser.asStream({ packValues: true, streamValues: false }));
   let depth = 0;
   let key: string | undefined;
-  let list: { resource?: AnyResource; index: number } | undefined;
+  let list: { resource?: AnyResource; name: string; position: number } | undefined;
   let value: Assembler | undefined;
   const header: Record<string, unknown> = {};
   function take(token: parser.Token, out: Incoming[]): void {
@@ -120,9 +169,9 @@ async function* readDocument(file: string, bytesRead: (n: number) => void): Asyn
           return;
         }
         if (token.name === 'startArray' && key !== undefined && !(key in header)) {
-          const resource = resourceNamed(key);
+          const resource = listNamed(key);
           if (resource?.name !== key) out.push({ problem: `unknown list '${key}' (expected ${resources.map((r) => r.name).join(', ')})`, place: { file } });
-          list = { resource: resource?.name === key ? resource : undefined, index: 0 };
+          list = { resource: resource?.name === key ? resource : undefined, name: key, position: 0 };
           return;
         }
       } else if (token.name === 'endArray') {
@@ -139,7 +188,7 @@ async function* readDocument(file: string, bytesRead: (n: number) => void): Asyn
       if (key !== undefined) header[key] = done;
       return;
     }
-    const place = { file, index: list.index++ };
+    const place = { file, list: list.name, position: ++list.position };
     if (list.resource) out.push(isRecord(done) ? { resource: list.resource, record: done, place } : { problem: 'not a JSON object', place });
   }
   try {
@@ -184,7 +233,7 @@ function ndjsonEntry(text: string, place: Place): Incoming {
   } catch {
     return { problem: 'not valid JSON', place };
   }
-  const resource = isRecord(entry) ? resourceNamed(entry.recurso) : undefined;
+  const resource = isRecord(entry) ? listNamed(entry.recurso) : undefined;
   if (!isRecord(entry) || !resource || !isRecord(entry.registro)) {
     return { problem: `not a {"recurso":…,"registro":{…}} line naming one of ${resources.map((r) => r.name).join(', ')}`, place };
   }

@@ -42,3 +42,16 @@ function wallClock(year: string, month: string, day: string, hours?: string, min
   const date = `${year}-${two(month)}-${two(day)}`;
   return hours === undefined ? date : `${date}T${two(hours)}:${mins ?? '00'}:${secs ?? '00'}Z`;
 }
+
+/**
+ * A workbook's date cell, whose UTC fields hold the wall clock the sheet shows: a plain date at
+ * midnight, else the date and time. A serial number is a fraction of a day, which the reader
+ * turns into milliseconds rounding down: one a millisecond short of a whole second is that second.
+ */
+export function wallClockOf(date: Date): string {
+  const time = date.getTime();
+  const second = Math.round(time / 1000) * 1000;
+  const iso = new Date(Math.abs(time - second) <= 1 ? second : time).toISOString();
+  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
+  return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
+}

@@ -56,7 +56,7 @@ describe(`importing spreadsheets' CSV (${backend})`, () => {
     });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(list('peliculas')[0]?.titulo, 'La ciénaga');
-    assert.match(run.stderr, /peliculas\.csv: not UTF-8: read as Windows-1252/);
+    assert.match(run.stderr, /peliculas\.csv: No está en UTF-8: se leyó como Windows-1252, como Excel guarda "CSV"\./);
   });
 
   it('when --encoding utf-8 is given and a file is not UTF-8, then the import refuses it and stores nothing', async () => {

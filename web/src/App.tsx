@@ -1,5 +1,6 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import { Admin, Resource } from 'react-admin';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Route } from 'react-router-dom';
 import artistas from './artistas';
 import categorias from './categorias';
 import { dataProvider } from './dataProvider';
@@ -9,6 +10,7 @@ import { Layout } from './layout';
 import obras from './obras';
 import participaciones from './participaciones';
 import peliculas from './peliculas';
+import { TransferPage } from './transfer/TransferPage';
 
 const i18nProvider = polyglotI18nProvider(() => spanishMessages, 'es', [{ locale: 'es', name: 'Español' }]);
 
@@ -28,5 +30,8 @@ export const App = () => (
     <Resource name="artistas" {...artistas} />
     <Resource name="participaciones" {...participaciones} />
     <Resource name="categorias" {...categorias} />
+    <CustomRoutes>
+      <Route path="/importar" element={<TransferPage />} />
+    </CustomRoutes>
   </Admin>
 );

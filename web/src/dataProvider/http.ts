@@ -44,13 +44,15 @@ export async function request(method: string, path: string, options: Options = {
 
 async function send(method: string, path: string, { body, ifMatch, contentType }: Options): Promise<Answer> {
   const headers = new Headers({ Accept: 'application/json' });
-  if (body !== undefined) headers.set('Content-Type', contentType ?? 'application/json');
+  // A form (an upload) sets its own multipart type and boundary.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers.set('Content-Type', contentType ?? 'application/json');
   if (ifMatch !== undefined) headers.set('If-Match', ifMatch);
   const key = isWrite(method) ? writeKey.get() : undefined;
   if (key !== undefined) headers.set('Authorization', `Bearer ${key}`);
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : form ? body : JSON.stringify(body) });
   } catch {
     throw new HttpError('cartelera.errors.unreachable', 0);
   }

@@ -1,6 +1,9 @@
 import type { TranslationMessages } from 'react-admin';
-import { fieldLabels } from '../../../src/catalogue/labels';
+import { fieldLabels, resourceLabels } from '../../../src/catalogue/labels';
 import { raSpanish } from './raSpanish';
+
+/** react-admin's "one |||| many" from the resource's labels. */
+const plural = (name: keyof typeof resourceLabels) => resourceLabels[name].join(' |||| ');
 
 const participantes = { participaciones: 'Artistas que participan' };
 
@@ -9,11 +12,11 @@ export const spanishMessages: TranslationMessages = {
   ...raSpanish,
   resources: {
     categorias: {
-      name: 'Categoría |||| Categorías',
+      name: plural('categorias'),
       fields: { ...fieldLabels.categorias, q: 'Buscar' },
     },
     peliculas: {
-      name: 'Película |||| Películas',
+      name: plural('peliculas'),
       fields: {
         ...fieldLabels.peliculas,
         ...participantes,
@@ -23,11 +26,11 @@ export const spanishMessages: TranslationMessages = {
       },
     },
     Obras: {
-      name: 'Obra |||| Obras',
+      name: plural('Obras'),
       fields: { ...fieldLabels.Obras, ...participantes, duracion_gte: 'Duración mínima', duracion_lte: 'Duración máxima', q: 'Buscar' },
     },
     eventosUrbanos: {
-      name: 'Evento urbano |||| Eventos urbanos',
+      name: plural('eventosUrbanos'),
       fields: {
         ...fieldLabels.eventosUrbanos,
         ...participantes,
@@ -37,7 +40,7 @@ export const spanishMessages: TranslationMessages = {
       },
     },
     artistas: {
-      name: 'Artista |||| Artistas',
+      name: plural('artistas'),
       fields: {
         ...fieldLabels.artistas,
         participaciones: 'En qué participó',
@@ -45,7 +48,7 @@ export const spanishMessages: TranslationMessages = {
       },
     },
     participaciones: {
-      name: 'Participación |||| Participaciones',
+      name: plural('participaciones'),
       fields: {
         ...fieldLabels.participaciones,
         artista: 'Artista',
@@ -74,6 +77,28 @@ export const spanishMessages: TranslationMessages = {
       label: 'Clave',
       submit: 'Usar esta clave',
       cancelled: 'No se guardó nada: el servicio exige una clave de escritura para modificar datos.',
+    },
+    transfer: {
+      menu: 'Importar y exportar',
+      title: 'Importar y exportar planillas',
+      importTitle: 'Importar',
+      importHelp:
+        'Elija un libro .xlsx (una hoja por recurso: Películas, Obras…) o archivos CSV con el nombre de su recurso (peliculas.csv…). La primera fila nombra las columnas, como en el catálogo.',
+      files: 'Archivos',
+      noFiles: 'Ningún archivo elegido',
+      existing: 'Registros que ya existen',
+      existingChoices: { error: 'Avisar como problema', omitir: 'Dejarlos como están', actualizar: 'Reemplazarlos con los del archivo' },
+      check: 'Comprobar',
+      import: 'Importar',
+      working: 'Leyendo los archivos…',
+      checkedOk: 'Sin problemas. Esto es lo que se guardaría (todavía no se guardó nada):',
+      stored: 'Se guardó todo. Esto es lo que se guardó:',
+      problems: '%{smart_count} problema: no se guardó nada. Corríjalo en el archivo y vuelva a intentarlo. |||| %{smart_count} problemas: no se guardó nada. Corríjalos en el archivo y vuelva a intentarlo.',
+      notices: 'Avisos',
+      columns: { file: 'Archivo', sheet: 'Hoja', row: 'Fila', field: 'Columna', value: 'Valor', sentence: 'Problema', resource: 'Recurso', created: 'Nuevos', updated: 'Actualizados', unchanged: 'Sin cambios' },
+      exportTitle: 'Exportar',
+      exportHelp: 'Todo el catálogo en un libro .xlsx: una hoja por recurso, con las fechas como fechas. Edítelo y vuelva a importarlo con «Reemplazarlos con los del archivo».',
+      exportAll: 'Exportar todo',
     },
     errors: {
       unreachable: 'No se pudo contactar con el servicio. Compruebe la conexión e inténtelo de nuevo.',
