@@ -182,6 +182,8 @@ class Importer {
       if (this.options.onConflict === 'error') return void duplicate();
       if (fileKey !== undefined) known.fromFile.set(fileKey, existing);
       if (this.options.onConflict === 'skip') return void counts.skipped++;
+      // A record the file gives as it is stored is left alone: "updated" counts real changes only.
+      if (await this.unchanged(resource, existing, value)) return void counts.skipped++;
       if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, { ...value, [keyName]: existing }));
       counts.updated++;
       return;
@@ -199,6 +201,12 @@ class Importer {
     known.keys.add(key);
     known.byUnique.set(unique, key);
     counts.created++;
+  }
+
+  /** Whether replacing the stored record `key` with `value` would change none of its fields. */
+  private async unchanged(resource: AnyResource, key: number, value: Record<string, unknown>): Promise<boolean> {
+    const stored = await resource.queries(this.db).get(key);
+    return stored !== undefined && resource.representation({ ...stored, ...value, [resource.key.name]: key }) === resource.representation(stored);
   }
 
   /** A write the checks above let through that the store refuses all the same: its sentence. */

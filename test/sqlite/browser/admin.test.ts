@@ -2,8 +2,11 @@
 // each journey is done through the screens as a member of staff would, then checked through the API.
 // SQLite only: the admin talks to the HTTP interface, which answers alike on both backends.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import readXlsxFile from 'read-excel-file/node';
+import { root } from '../../service.js';
 import { launchChromium, openPage, screenshot, startService, type PageOptions, type Watched } from './browser.js';
 
 type Started = Awaited<ReturnType<typeof startService>>;
@@ -568,5 +571,79 @@ describe('the admin with write keys (API_KEYS)', () => {
     await page.getByText('No se guardó nada: el servicio exige una clave de escritura para modificar datos.').waitFor();
     assert.deepEqual(await service.api.list('/categorias?nombre=%C3%93pera'), []);
     await s.close();
+  });
+});
+
+describe('the admin\'s import and export', () => {
+  let service: Started;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => {
+    await service?.cleanUp();
+  });
+  const fixture = (name: string) => join(root, 'test', 'fixtures', 'spreadsheets', name);
+
+  it('when a workbook with a bad row is imported, then the row\'s problem is shown and nothing stored; once fixed, it is checked, imported, and the API holds it', TIMEOUT, async () => {
+    const s = await session({ refusals: [400] });
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/`);
+    await page.getByRole('menuitem', { name: 'Importar y exportar' }).click();
+    await page.waitForURL(/#\/importar$/);
+
+    await input(page, 'archivo').setInputFiles(fixture('catalogo-con-error.xlsx'));
+    await page.getByTestId('archivos-elegidos').getByText('catalogo-con-error.xlsx').waitFor();
+    await page.getByRole('button', { name: 'Importar', exact: true }).click();
+    await page.getByText('1 problema: no se guardó nada.', { exact: false }).waitFor();
+    const problems = page.getByRole('table', { name: 'Problema' });
+    assert.deepEqual(await problems.locator('tbody tr').first().locator('td').allInnerTexts(), [
+      'catalogo-con-error.xlsx',
+      'Películas',
+      '3',
+      'Duración (minutos)',
+      'dos horas',
+      "El campo 'duracion' debe ser un número entero. Ejemplos: 95, 95 min, 1:45.",
+    ]);
+    await screenshot(page, 'importar-problemas');
+    assert.deepEqual(await service.api.list('/categorias'), []);
+
+    await input(page, 'archivo').setInputFiles(fixture('catalogo.xlsx'));
+    await page.getByRole('button', { name: 'Comprobar' }).click();
+    await page.getByText('Sin problemas.', { exact: false }).waitFor();
+    assert.deepEqual(await service.api.list('/categorias'), []);
+    await page.getByRole('button', { name: 'Importar', exact: true }).click();
+    await page.getByText('Se guardó todo.', { exact: false }).waitFor();
+    const counts = page.getByRole('table', { name: 'Recurso' });
+    assert.deepEqual(await counts.locator('tbody tr').first().locator('td').allInnerTexts(), ['Categorías', '3', '0', '0']);
+    await screenshot(page, 'importar-guardado');
+    assert.deepEqual((await service.api.list('/peliculas')).map((p) => [p.titulo, p.duracion]), [['La ciénaga', 103], ['Relatos salvajes', 122]]);
+    assert.deepEqual((await service.api.list('/eventosUrbanos')).map((e) => e.fecha), ['2026-11-14T20:30:00.000+00:00', '2026-11-20T00:00:00.000+00:00']);
+    await s.close();
+  });
+
+  it('when "Exportar todo" is clicked, then the catalogue downloads as a workbook with a sheet per resource', TIMEOUT, async () => {
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/importar`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar todo' }).click()]);
+    assert.match(download.suggestedFilename(), /^cartelera-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const sheets = await readXlsxFile(await download.path());
+    assert.deepEqual(sheets.map((sheet) => sheet.sheet), ['Categorías', 'Películas', 'Obras', 'Eventos urbanos', 'Artistas', 'Participaciones']);
+    await s.close();
+  });
+
+  it('when the page is opened on a phone (360 px) and on a desktop, then it fits, is in Spanish and labels its inputs', TIMEOUT, async () => {
+    for (const width of [360, 1280]) {
+      const s = await session({ width });
+      const page = await s.open();
+      await page.goto(`${service.base}/admin/#/importar`);
+      await page.getByRole('heading', { name: 'Importar', exact: true }).waitFor();
+      await screenshot(page, `importar-${width}`);
+      const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+      assert.ok(Number(overflow) <= 0, `${width}: ${overflow} px wider than the screen`);
+      const untranslated = /\|\|\|\||\b(?:ra|resources|cartelera)\.[a-z_]+\.[\w.]+/i.exec(await page.locator('body').innerText());
+      assert.equal(untranslated, null, `${width}: text left untranslated`);
+      await s.close();
+    }
   });
 });

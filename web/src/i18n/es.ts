@@ -80,7 +80,7 @@ export const spanishMessages: TranslationMessages = {
     },
     transfer: {
       menu: 'Importar y exportar',
-      title: 'Importar y exportar planillas',
+      title: 'Importar y exportar',
       importTitle: 'Importar',
       importHelp:
         'Elija un libro .xlsx (una hoja por recurso: Películas, Obras…) o archivos CSV con el nombre de su recurso (peliculas.csv…). La primera fila nombra las columnas, como en el catálogo.',

@@ -89,7 +89,7 @@ export const TransferPage = () => {
               {files.length > 0 ? files.map((f) => f.name).join(', ') : t('noFiles')}
             </Typography>
           </Stack>
-          <FormControl size="small" sx={{ mt: 2, minWidth: 320 }}>
+          <FormControl size="small" sx={{ mt: 2, width: { xs: '100%', sm: 360 } }}>
             <InputLabel id="existentes-label">{t('existing')}</InputLabel>
             <Select labelId="existentes-label" label={t('existing')} value={existentes} onChange={(event) => setExistentes(event.target.value as Existentes)}>
               {EXISTENTES.map((choice) => (
@@ -147,6 +147,7 @@ const Report = ({ outcome: { checked, report }, t }: { outcome: Outcome; t: (key
           <Alert severity="error" sx={{ mb: 2 }}>
             {t('problems', { smart_count: report.problemas.length })}
           </Alert>
+          <Box sx={{ overflowX: 'auto' }}>
           <Table size="small" aria-label={c('sentence')}>
             <TableHead>
               <TableRow>
@@ -168,6 +169,7 @@ const Report = ({ outcome: { checked, report }, t }: { outcome: Outcome; t: (key
               ))}
             </TableBody>
           </Table>
+          </Box>
         </>
       ) : (
         <>

@@ -1,0 +1,161 @@
+// POST /importar and GET /exportar.xlsx: the admin's import and export, over the same engines as
+// the command line, with the same limits as every write.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import readXlsxFile from 'read-excel-file/node';
+import { assertError, buildTestApp, withApp, type Json } from '../helpers.js';
+import { root } from '../service.js';
+import { backend } from '../stores.js';
+
+const fixture = (name: string) => readFileSync(join(root, 'test', 'fixtures', 'spreadsheets', name));
+
+/** A multipart upload as a browser's FormData sends it: each file in an `archivo` part unless named. */
+async function upload(files: { name: string; bytes: Buffer | string; part?: string }[]) {
+  const form = new FormData();
+  for (const f of files) form.append(f.part ?? 'archivo', new Blob([f.bytes]), f.name);
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return { headers: { 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) };
+}
+
+async function importar(app: FastifyInstance, query: string, files: Parameters<typeof upload>[0], headers: Record<string, string> = {}) {
+  const body = await upload(files);
+  return app.inject({ method: 'POST', url: `/importar${query}`, headers: { ...body.headers, ...headers }, payload: body.payload });
+}
+
+const titles = async (app: FastifyInstance, path: string) => (await app.inject({ method: 'GET', url: path })).json<Json[]>().map((r) => r.titulo ?? r.nombre);
+
+describe(`POST /importar (${backend})`, () => {
+  it('when a workbook is checked, then the report says what would be stored, and nothing is', () =>
+    withApp(async (app) => {
+      const res = await importar(app, '?comprobar=true', [{ name: 'catalogo.xlsx', bytes: fixture('catalogo.xlsx') }]);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), {
+        guardado: false,
+        problemas: [],
+        avisos: [],
+        recuentos: {
+          categorias: { nuevos: 3, actualizados: 0, sin_cambios: 0 },
+          peliculas: { nuevos: 2, actualizados: 0, sin_cambios: 0 },
+          eventosUrbanos: { nuevos: 2, actualizados: 0, sin_cambios: 0 },
+          artistas: { nuevos: 2, actualizados: 0, sin_cambios: 0 },
+        },
+      });
+      assert.deepEqual(await titles(app, '/categorias'), []);
+    }));
+
+  it('when a workbook with a bad row is imported, then 400 lists the problem with its sheet, row, field and value, and nothing is stored', () =>
+    withApp(async (app) => {
+      const res = await importar(app, '', [{ name: 'catalogo-con-error.xlsx', bytes: fixture('catalogo-con-error.xlsx') }]);
+      assert.equal(res.statusCode, 400, res.body);
+      const body = res.json<Json>();
+      assert.equal(body.type, 'error');
+      assert.equal(body.details, 'La importación tiene 1 problema; no se guardó nada.');
+      assert.equal(body.location, 'uri=/importar');
+      assert.equal(body.guardado, false);
+      assert.deepEqual(body.problemas, [
+        {
+          archivo: 'catalogo-con-error.xlsx',
+          hoja: 'Películas',
+          fila: 3,
+          recurso: 'peliculas',
+          campo: 'duracion',
+          valor: 'dos horas',
+          frase: "El campo 'duracion' debe ser un número entero. Ejemplos: 95, 95 min, 1:45.",
+        },
+      ]);
+      assert.deepEqual(await titles(app, '/categorias'), []);
+    }));
+
+  it('when CSV files are imported, then they are stored all together, and existentes=actualizar replaces only what changed', () =>
+    withApp(async (app) => {
+      const files = ['categorias.csv', 'peliculas.csv', 'artistas.csv'].map((name) => ({ name, bytes: fixture(`utf8-bom/${name}`) }));
+      const res = await importar(app, '', files);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json<Json>().guardado, true);
+      assert.deepEqual(await titles(app, '/peliculas'), ['La ciénaga', 'Relatos salvajes']);
+
+      const again = await importar(app, '?existentes=actualizar', [{ name: 'peliculas.csv', bytes: fixture('windows-1252/peliculas.csv') }]);
+      assert.equal(again.statusCode, 200, again.body);
+      assert.deepEqual(again.json<Json>().avisos, [{ archivo: 'peliculas.csv', aviso: 'No está en UTF-8: se leyó como Windows-1252, como Excel guarda "CSV".' }]);
+      assert.deepEqual(again.json<Json>().recuentos, { peliculas: { nuevos: 0, actualizados: 0, sin_cambios: 2 } });
+    }));
+
+  it('when the upload is not a spreadsheet, is empty, has no file, or is not multipart, then each is refused in the error body', () =>
+    withApp(async (app) => {
+      assertError(await importar(app, '', [{ name: 'notas.txt', bytes: 'hola' }]), 400, { details: 'notas.txt: no es un archivo .csv ni .xlsx.' });
+      assertError(await importar(app, '', [{ name: 'roto.xlsx', bytes: 'no soy un zip' }]), 400, { details: 'roto.xlsx: no es un libro .xlsx válido.' });
+      assertError(await importar(app, '', [{ name: 'peliculas.csv', bytes: '' }]), 400, { details: 'El archivo peliculas.csv está vacío.' });
+      assertError(await importar(app, '', [{ name: 'cosas.csv', bytes: 'a\n1\n' }]), 400, {
+        details: 'cosas.csv: un archivo CSV lleva el nombre de su recurso (categorias.csv, peliculas.csv, Obras.csv, eventosUrbanos.csv, artistas.csv, participaciones.csv).',
+      });
+      assertError(await importar(app, '', [{ name: 'peliculas.csv', bytes: 'titulo\nRoma\n', part: 'otro' }]), 400, {
+        details: "Solo se aceptan archivos en partes llamadas archivo; se recibió 'otro'.",
+      });
+      assertError(await importar(app, '', []), 400, { details: 'No se recibió ningún archivo: elija archivos CSV o un libro .xlsx.' });
+      assertError(await app.inject({ method: 'POST', url: '/importar', payload: { nombre: 'Drama' } }), 415, {
+        details: 'Envíe los archivos como multipart/form-data, en partes llamadas archivo.',
+      });
+      assertError(await importar(app, '?existentes=quizas', [{ name: 'catalogo.xlsx', bytes: fixture('catalogo.xlsx') }]), 400, { details: /existentes/ });
+      assert.deepEqual(await titles(app, '/categorias'), []);
+    }));
+
+  it('when the files are larger than IMPORT_MAX_BYTES, then 413 in the error body, and nothing is stored', async () => {
+    const app = await buildTestApp({ IMPORT_MAX_BYTES: '4000' });
+    try {
+      const big = `nombre\n${Array.from({ length: 600 }, (_, i) => `Categoría ${i}`).join('\n')}\n`;
+      assertError(await importar(app, '', [{ name: 'categorias.csv', bytes: big }]), 413, { details: 'Los archivos superan el máximo de 4000 bytes.' });
+      const halves = [big.slice(0, 2500), `nombre\n${big.slice(2500)}`];
+      assertError(await importar(app, '', halves.map((bytes) => ({ name: 'categorias.csv', bytes }))), 413, { details: 'Los archivos superan el máximo de 4000 bytes.' });
+      assert.deepEqual(await titles(app, '/categorias'), []);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('when API_KEYS is set, then an import needs the write key, as every write does', async () => {
+    const app = await buildTestApp({ API_KEYS: 'clave-de-importacion-0001' });
+    try {
+      const files = [{ name: 'catalogo.xlsx', bytes: fixture('catalogo.xlsx') }];
+      assert.equal((await importar(app, '', files)).statusCode, 401);
+      assert.deepEqual(await titles(app, '/categorias'), []);
+      const res = await importar(app, '', files, { authorization: 'Bearer clave-de-importacion-0001' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(await titles(app, '/categorias'), ['Drama', 'Comedia', 'Música']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('when a multipart body is sent to an interface route, then it is still a 415: multipart is parsed on /importar alone', () =>
+    withApp(async (app) => {
+      const body = await upload([{ name: 'x.csv', bytes: 'nombre\nDrama\n' }]);
+      const res = await app.inject({ method: 'POST', url: '/categorias', headers: body.headers, payload: body.payload });
+      assert.equal(res.statusCode, 415, res.body);
+    }));
+});
+
+describe(`GET /exportar.xlsx (${backend})`, () => {
+  it('when the catalogue is exported, then the answer is a workbook to download, which imports back as the same catalogue', () =>
+    withApp(async (app) => {
+      assert.equal((await importar(app, '', [{ name: 'catalogo.xlsx', bytes: fixture('catalogo.xlsx') }])).statusCode, 200);
+      const res = await app.inject({ method: 'GET', url: '/exportar.xlsx' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-type'], 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      assert.match(String(res.headers['content-disposition']), /^attachment; filename="cartelera-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+      const sheets = await readXlsxFile(res.rawPayload);
+      assert.deepEqual(sheets.find((s) => s.sheet === 'Películas')?.data.slice(1).map((row) => row.slice(1, 3)), [
+        ['La ciénaga', 'Una familia en Salta, en verano.'],
+        ['Relatos salvajes', 'Seis relatos.\nVenganza y humor.'],
+      ]);
+      await withApp(async (copy) => {
+        const back = await importar(copy, '', [{ name: 'exportado.xlsx', bytes: res.rawPayload }]);
+        assert.equal(back.statusCode, 200, back.body);
+        for (const path of ['/categorias', '/peliculas', '/eventosUrbanos', '/artistas']) {
+          assert.equal((await copy.inject({ method: 'GET', url: path })).body, (await app.inject({ method: 'GET', url: path })).body);
+        }
+      });
+    }));
+});
