@@ -43,8 +43,10 @@ export interface ResourceSpec {
 
 export interface Api {
   resources: ResourceSpec[];
-  /** Documented paths that belong to no resource (the health probes). */
+  /** Documented paths that belong to no resource (the health probes, import and export). */
   others: string[];
+  /** The methods each of them takes, upper case; HEAD wherever GET. */
+  otherMethods: Record<string, string[]>;
 }
 
 interface OpenApiOperation {
@@ -112,5 +114,6 @@ export async function describeApi(app: FastifyInstance): Promise<Api> {
     };
   });
   const others = Object.keys(paths).filter((p) => !specs.some((s) => p === s.path || p.startsWith(`${s.path}/`)));
-  return { resources: specs, others };
+  const otherMethods = Object.fromEntries(others.map((p) => [p, methodsOf(Object.keys(paths[p] ?? {}))]));
+  return { resources: specs, others, otherMethods };
 }
