@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { conditionalGets } from './api/conditional.js';
 import { crudRoutes } from './api/crudRoutes.js';
 import { transferRoutes } from './api/transferRoutes.js';
+import { changeRoutes } from './api/changeRoutes.js';
 import { errorHandler, methodAwareNotFound } from './api/errors.js';
 import { strictJsonBodies } from './api/json.js';
 import { openApi } from './api/openapi.js';
@@ -88,6 +89,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
   const versions = tableVersions(db);
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions);
+  changeRoutes(app, db);
   await transferRoutes(app, db, config.IMPORT_MAX_BYTES);
   healthRoutes(app, db);
   await adminPages(app);

@@ -3,7 +3,8 @@ import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
 
 // An RFC 6750 bearer token of at least 16 characters.
-const API_KEY = '[A-Za-z0-9._~+/-]{16,}=*';
+/** A write key, after an optional name (`ana:<key>`): letters, digits, spaces, `.`, `_` and `-`. */
+const API_KEY = '(?:[\\p{L}\\p{N}._ -]{1,40}:)?[A-Za-z0-9._~+/-]{16,}=*';
 
 /** Every setting the service reads from its environment, declared once (docs/configuration.md). */
 export const ConfigSchema = Type.Object({

@@ -89,25 +89,25 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
 
   app.post(schema.paths.list, { schema: schema.create, config: route('create') }, async (request, reply) => {
     // Ajv has validated the body against schemas.create.
-    const created = await createRecord(db, resource, request.body as Row);
+    const created = await createRecord(db, resource, request.body as Row, { quien: request.quien });
     return reply.code(201).header('location', resource.location(created)).send(created);
   });
 
   app.put(schema.paths.one, { schema: schema.update, config: route('update') }, async (request) => {
     const id = paramOf<number>(request, key.name);
     // Ajv has validated the body against schemas.update.
-    return found(resource, id, await replaceRecord(db, resource, id, request.body as Row, ifMatch(request)));
+    return found(resource, id, await replaceRecord(db, resource, id, request.body as Row, { quien: request.quien }, ifMatch(request)));
   });
 
   app.patch(schema.paths.one, { schema: schema.patch, config: route('update') }, async (request) => {
     const id = paramOf<number>(request, key.name);
     // Ajv has validated the body against schemas.patch.
-    return found(resource, id, await patchRecord(db, resource, id, request.body as Row, ifMatch(request)));
+    return found(resource, id, await patchRecord(db, resource, id, request.body as Row, { quien: request.quien }, ifMatch(request)));
   });
 
   app.delete(schema.paths.one, { schema: schema.remove, config: route('remove') }, async (request, reply) => {
     const id = paramOf<number>(request, key.name);
-    if (!(await removeRecord(db, resource, id, ifMatch(request)))) throw notFound(messages.notFoundById(nouns, id));
+    if (!(await removeRecord(db, resource, id, { quien: request.quien }, ifMatch(request)))) throw notFound(messages.notFoundById(nouns, id));
     return reply.send({
       type: 'Success',
       code: '200',

@@ -48,7 +48,7 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
         const onConflict = ON_CONFLICT[query.existentes ?? 'error'];
         let result: ImportResult;
         try {
-          result = await importCatalogue(db, readSpreadsheets(files), { onConflict, dryRun: query.comprobar === 'true' });
+          result = await importCatalogue(db, readSpreadsheets(files), { onConflict, dryRun: query.comprobar === 'true', quien: request.quien });
         } catch (error) {
           if (error instanceof UnreadableInput) throw new HttpError(400, error.message);
           throw error;

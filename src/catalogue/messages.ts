@@ -24,6 +24,8 @@ export interface Nouns {
 
 export type Operation = 'read' | 'create' | 'update' | 'remove';
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 export const messages = {
   notFoundByLookup: (n: Nouns, value: unknown) => `No se encontró ${n.the} con ${n.lookupBy}: ${value}`,
   notFoundById: (n: Nouns, value: unknown) => `No se encontró ${n.the} con ${n.idBy}: ${value}`,
@@ -121,6 +123,15 @@ export const messages = {
   },
 
   unknownField: (field: string, known: readonly string[]) => `El campo '${field}' no existe aquí; los campos son: ${known.join(', ')}.`,
+
+  /** The change log's answers (docs/api.md, "Changes"). */
+  changes: {
+    notFound: (id: number) => `No se encontró el cambio con id: ${id}`,
+    changedSince: (n: Nouns, clave: number, id: number) => `${capitalized(n.the)} con ${n.idBy}: ${clave} cambió después del cambio ${id}; no se puede deshacer.`,
+    goneSince: (n: Nouns, clave: number, id: number) => `${capitalized(n.the)} con ${n.idBy}: ${clave} ya no existe; no se puede deshacer el cambio ${id}.`,
+    keyTaken: (n: Nouns, clave: number, id: number) => `Ya existe ${n.the} con ${n.idBy}: ${clave}; no se puede deshacer el cambio ${id}.`,
+    refused: (id: number, details: string) => `No se puede deshacer el cambio ${id}: ${details}`,
+  },
 
   /** What the admin's import and export say of an upload as a whole (docs/data.md). */
   transfer: {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { userInfo } from 'node:os';
 import { dirname, extname, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfig } from '../config.js';
@@ -66,9 +67,10 @@ program
 program
   .command('seed')
   .description('load the demo catalogue; records already there are left as they are')
-  .action(() => withStore({ create: true }, async (db) => {
+  .addOption(quienOption())
+  .action((options: { quien: string }) => withStore({ create: true }, async (db) => {
     await migrateToLatest(db);
-    report('seed', await importCatalogue(db, demoRecords(), { onConflict: 'skip', dryRun: false }));
+    report('seed', await importCatalogue(db, demoRecords(), { onConflict: 'skip', dryRun: false, quien: options.quien }));
   }));
 
 program
@@ -104,7 +106,8 @@ program
   .addOption(new Option('--on-conflict <what>', 'a title, name or dni already stored: error, skip or update').choices(['error', 'skip', 'update']).default('error'))
   .option('--create', 'make the SQLite store when its file does not exist', false)
   .addOption(new Option('--encoding <encoding>', 'how CSV files are written (default: UTF-8, else Windows-1252)').choices(['utf-8', 'windows-1252']))
-  .action((names: string[], options: { dryRun: boolean; onConflict: OnConflict; create: boolean; encoding?: Encoding }) => withStore(options, async (db) => {
+  .addOption(quienOption())
+  .action((names: string[], options: { dryRun: boolean; onConflict: OnConflict; create: boolean; encoding?: Encoding; quien: string }) => withStore(options, async (db) => {
     const files = names.map(userPath);
     await migrateToLatest(db);
     const bytes = files.reduce((sum, f) => sum + sizeOf(f), 0);
@@ -200,6 +203,19 @@ function withoutPassword(url: string): string {
     return parsed.toString();
   } catch {
     return url;
+  }
+}
+
+/** `--quien NAME`: who writes, for the change log; the operating system's user name by default. */
+function quienOption(): Option {
+  return new Option('--quien <name>', "who is writing, as the change log records it (default: the system's user name)").default(systemUser());
+}
+
+function systemUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'desconocido';
   }
 }
 

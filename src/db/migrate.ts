@@ -5,6 +5,7 @@ import * as catalogue from './migrations/0001_catalogue.js';
 import * as textKeys from './migrations/0002_text_keys.js';
 import * as versions from './migrations/0003_versions.js';
 import * as rowCounts from './migrations/0004_row_counts.js';
+import * as changeLog from './migrations/0005_change_log.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0002_text_keys': textKeys,
   '0003_versions': versions,
   '0004_row_counts': rowCounts,
+  '0005_change_log': changeLog,
 };
 
 /** Every migration, oldest first. */

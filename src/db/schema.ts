@@ -73,8 +73,25 @@ export interface VersionesTable {
   filas: number;
 }
 
+/** The change log (migration 0005): see changes/log.ts. */
+export interface CambiosTable {
+  id: Generated<number>;
+  recurso: string;
+  clave: number;
+  operacion: 'alta' | 'modificacion' | 'baja';
+  antes: string | null;
+  despues: string | null;
+  campos: string;
+  quien: string | null;
+  quien_clave: string | null;
+  cuando: string;
+  causa: number | null;
+  deshace: number | null;
+}
+
 export interface Database {
   versiones: VersionesTable;
+  cambios: CambiosTable;
   categorias: CategoriasTable;
   peliculas: PeliculasTable;
   obras: ObrasTable;

@@ -19,7 +19,23 @@ export async function protect(app: FastifyInstance, config: Config): Promise<voi
   if (config.SECURITY_HEADERS) securityHeaders(app);
   await loadShedding(app, config);
   if (config.RATE_LIMIT_PER_MINUTE > 0) await rateLimiting(app, config.RATE_LIMIT_PER_MINUTE);
-  if (config.API_KEYS !== undefined) writeKeys(app, config.API_KEYS.split(',').map((key) => key.trim()));
+  app.decorateRequest('quien', null);
+  if (config.API_KEYS !== undefined) writeKeys(app, writeKeyEntries(config.API_KEYS));
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who writes, for the change log: the name of the write key used; null when writes need no key. */
+    quien: string | null;
+  }
+}
+
+/** `API_KEYS`' entries: `key` or `name:key`; an entry without a name is `clave N`, N its position from 1. */
+export function writeKeyEntries(setting: string): { name: string; key: string }[] {
+  return setting.split(',').map((entry, i) => {
+    const colon = entry.indexOf(':');
+    return colon === -1 ? { name: `clave ${i + 1}`, key: entry.trim() } : { name: entry.slice(0, colon).trim(), key: entry.slice(colon + 1).trim() };
+  });
 }
 
 /** Liveness must answer while the process runs, or the orchestrator restarts a process that is only busy. */
@@ -64,10 +80,13 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const BEARER = /^Bearer +(\S+) *$/i;
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-/** Writes need `Authorization: Bearer <key>`: 401 without one, 403 with one that is not among `keys`. */
-function writeKeys(app: FastifyInstance, keys: string[]): void {
+/**
+ * Writes need `Authorization: Bearer <key>`: 401 without one, 403 with one that is not among
+ * `keys`; the request then carries the key's name as `quien`.
+ */
+function writeKeys(app: FastifyInstance, keys: { name: string; key: string }[]): void {
   // Digests have one length, which timingSafeEqual needs, whatever the length of what is sent.
-  const digests = keys.map(sha256);
+  const digests = keys.map(({ key }) => sha256(key));
   app.addHook('onRequest', async (request, reply) => {
     if (!WRITES.has(request.method)) return;
     const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
@@ -77,8 +96,11 @@ function writeKeys(app: FastifyInstance, keys: string[]): void {
     }
     const given = sha256(token);
     // Every key is compared, so the time taken does not tell which one matched.
-    let known = false;
-    for (const digest of digests) known = timingSafeEqual(digest, given) || known;
-    if (!known) throw new HttpError(403, messages.protection.keyInvalid);
+    let known: string | undefined;
+    digests.forEach((digest, i) => {
+      if (timingSafeEqual(digest, given)) known ??= keys[i]?.name;
+    });
+    if (known === undefined) throw new HttpError(403, messages.protection.keyInvalid);
+    request.quien = known;
   });
 }

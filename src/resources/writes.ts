@@ -1,15 +1,21 @@
+import { sql } from 'kysely';
 import { messages } from '../catalogue/messages.js';
 import { invalid, notFound } from '../catalogue/refusal.js';
 import { lockRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import type { Db } from '../db/schema.js';
+import { recordChange, type ChangeContext } from '../changes/log.js';
+import { dependentsOf } from './cascade.js';
 import type { AnyResource } from './define.js';
+import { participaciones } from './participaciones.js';
 
 /**
  * The catalogue's write rules, the same for every way in (the HTTP routes, the command line,
  * tests): each takes the database, or a transaction, first. The store's own integrity refusals
  * (unique keys, references, checks) become the contract's Spanish sentences here, as Refusals.
- * Caches need no telling: the store counts its own writes (see cache/versions.ts).
+ * Caches need no telling: the store counts its own writes (see cache/versions.ts). Every write
+ * stores its changes in the change log in its own transaction (changes/log.ts), with `context`:
+ * who wrote, and for an undo, what it undoes.
  */
 
 /**
@@ -22,45 +28,66 @@ type Row = Record<string, unknown>;
 
 /** Stores a new record (validated against `schemas.create`, or `schemas.restore` to keep its key). */
 export async function createRecord(
-  db: Db, resource: AnyResource, input: Row,
+  db: Db, resource: AnyResource, input: Row, context: ChangeContext,
 ): Promise<Row> {
-  return guarded(db, resource, input, () => resource.queries(db).create(input));
+  return guarded(db, resource, input, () =>
+    inTransaction(db, async (trx) => {
+      const created = await resource.queries(trx).create(input);
+      await recordChange(trx, resource, created[resource.key.name] as number, null, resource.representation(created), context);
+      return created;
+    }));
 }
 
 /** Replaces a record's fields (PUT); undefined when there is no such record. */
 export async function replaceRecord(
-  db: Db, resource: AnyResource, key: number, body: Row, precondition?: Precondition,
+  db: Db, resource: AnyResource, key: number, body: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const fields = withoutKey(resource, body, key);
   return guarded(db, resource, body, () =>
-    precondition
-      ? inTransactionOn(db, resource, key, precondition, (queries) => queries.update(key, fields))
-      : resource.queries(db).update(key, fields));
+    inTransactionOn(db, resource, key, precondition, async (trx, queries, current) => {
+      if (!current) return undefined;
+      const updated = await queries.update(key, fields);
+      if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
+      return updated;
+    }));
 }
 
 /** Changes some fields (a JSON merge patch, RFC 7396), keeping the rest; undefined when there is no such record. */
 export async function patchRecord(
-  db: Db, resource: AnyResource, key: number, patch: Row, precondition?: Precondition,
+  db: Db, resource: AnyResource, key: number, patch: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const changes = withoutKey(resource, patch, key);
   return guarded(db, resource, changes, () =>
-    inTransactionOn(db, resource, key, precondition, async (queries, current) => {
+    inTransactionOn(db, resource, key, precondition, async (trx, queries, current) => {
       if (!current) return undefined;
       const merged = { ...pick(current, resource.fieldNames), ...changes };
-      return queries.update(key, merged).catch((error: unknown) => {
+      const updated = await queries.update(key, merged).catch((error: unknown) => {
         throw new RefusedRow(error, merged);
       });
+      if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
+      return updated;
     }));
 }
 
-/** Deletes a record, and what cascades from it; false when there was none. */
+/**
+ * Deletes a record, and what cascades from it (its participations), logging each: the record's
+ * `baja`, then one for each participation, whose `causa` is the record's. False when there was none.
+ */
 export async function removeRecord(
-  db: Db, resource: AnyResource, key: number, precondition?: Precondition,
+  db: Db, resource: AnyResource, key: number, context: ChangeContext, precondition?: Precondition,
 ): Promise<boolean> {
   try {
-    return await (precondition
-      ? inTransactionOn(db, resource, key, precondition, (queries) => queries.remove(key))
-      : resource.queries(db).remove(key));
+    // Inside a caller's transaction (an undo), a refused delete must leave it usable for the sentence below.
+    return await inSavepoint(db, () => inTransactionOn(db, resource, key, precondition, async (trx, queries, current) => {
+      if (!current) return false;
+      const dependents = await dependentsOf(trx, resource, key);
+      if (!(await queries.remove(key))) return false;
+      const baja = await recordChange(trx, resource, key, resource.representation(current), null, context);
+      for (const row of dependents) {
+        await recordChange(trx, participaciones, row.id as number, participaciones.representation(row), null, { ...context, causa: baja });
+      }
+      return true;
+    }));
   } catch (error) {
     const { stillUsed } = resource.queries(db);
     if (violationOf(error) !== 'foreign_key' || !stillUsed) throw error;
@@ -74,20 +101,39 @@ export function found<T>(resource: AnyResource, key: number, record: T | undefin
   return record;
 }
 
+/** Runs `work` in `db`'s transaction when it is one, else in a new one. */
+export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** Runs `work` in a savepoint when `db` is a transaction, so that a refusal rolls back `work` alone. */
+async function inSavepoint<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  if (!db.isTransaction) return work();
+  await sql`savepoint cartelera_write`.execute(db);
+  try {
+    const result = await work();
+    await sql`release savepoint cartelera_write`.execute(db);
+    return result;
+  } catch (error) {
+    await sql`rollback to savepoint cartelera_write`.execute(db);
+    throw error;
+  }
+}
+
 /** Runs `write` in a transaction holding the record, after `precondition` accepted it as it stands. */
 function inTransactionOn<T>(
   db: Db,
   resource: AnyResource,
   key: number,
   precondition: Precondition | undefined,
-  write: (queries: ReturnType<AnyResource['queries']>, current: Row | undefined) => Promise<T>,
+  write: (trx: Db, queries: ReturnType<AnyResource['queries']>, current: Row | undefined) => Promise<T>,
 ): Promise<T> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const queries = resource.queries(trx);
     await lockRow(trx, resource.table, resource.key.name, key);
     const current = await queries.get(key);
     precondition?.(current && resource.representation(current));
-    return write(queries, current);
+    return write(trx, queries, current);
   });
 }
 

@@ -31,9 +31,11 @@ export async function copyCatalogue(
   await inSnapshot(source, (src) =>
     target.transaction().execute(async (dst) => {
       const held = await Promise.all(resources.map((r) => countRows(dst, r.table)));
-      if (held.some((n) => n > 0)) {
-        if (!options.replace) throw new TargetNotEmpty(`the target holds ${held.reduce((a, b) => a + b, 0)} records; --replace empties it first`);
+      const changes = await countRows(dst, 'cambios');
+      if (held.some((n) => n > 0) || changes > 0) {
+        if (!options.replace) throw new TargetNotEmpty(`the target holds ${held.reduce((a, b) => a + b, 0)} records and ${changes} changes; --replace empties it first`);
         // Those that refer to others first.
+        await dst.deleteFrom('cambios').execute();
         for (const resource of [...resources].reverse()) await dst.deleteFrom(resource.table).execute();
       }
       for (const resource of resources) {
@@ -48,6 +50,16 @@ export async function copyCatalogue(
         sums[resource.name] = { count, sha256: sum.digest('hex') };
         await moveSequencePastKeys(dst, resource.table, resource.key.name);
       }
+      // The change log goes too, in id order (a change names the ones it undid or came from).
+      const sum = createHash('sha256');
+      let count = 0;
+      for await (const rows of allRows(src, 'cambios', 'id', BATCH)) {
+        await insertRows(dst, 'cambios', rows);
+        for (const row of rows) addChange(sum, row);
+        count += rows.length;
+      }
+      sums[CHANGES] = { count, sha256: sum.digest('hex') };
+      await moveSequencePastKeys(dst, 'cambios', 'id');
     }),
   );
   return { source: sums, target: await tableSums(target) };
@@ -66,8 +78,23 @@ export function tableSums(db: Db): Promise<Record<string, TableSum>> {
       }
       sums[resource.name] = { count, sha256: sum.digest('hex') };
     }
+    const sum = createHash('sha256');
+    let count = 0;
+    for await (const rows of allRows(trx, 'cambios', 'id')) {
+      for (const row of rows) addChange(sum, row);
+      count += rows.length;
+    }
+    sums[CHANGES] = { count, sha256: sum.digest('hex') };
     return sums;
   });
+}
+
+/** The change log's entry among the sums. */
+const CHANGES = 'cambios';
+
+function addChange(sum: Hash, row: Record<string, unknown>): void {
+  const columns = ['id', 'recurso', 'clave', 'operacion', 'antes', 'despues', 'campos', 'quien', 'quien_clave', 'cuando', 'causa', 'deshace'];
+  sum.update(JSON.stringify(columns.map((c) => row[c] ?? null))).update('\n');
 }
 
 function add(sum: Hash, resource: AnyResource, row: Record<string, unknown>): void {

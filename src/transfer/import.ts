@@ -8,6 +8,7 @@ import type { Db } from '../db/schema.js';
 import { writeTransaction } from '../db/sqlite.js';
 import type { AnyResource } from '../resources/define.js';
 import { createRecord, replaceRecord } from '../resources/writes.js';
+import type { Quien } from '../changes/log.js';
 import type { Incoming, Place } from './readers.js';
 import { namesOf } from './table.js';
 
@@ -18,6 +19,8 @@ export interface ImportOptions {
   onConflict: OnConflict;
   /** Check everything, store nothing. */
   dryRun: boolean;
+  /** Who imports, for the change log: a write key's name, the command line's --quien. */
+  quien: Quien;
 }
 
 /**
@@ -184,14 +187,14 @@ class Importer {
       if (this.options.onConflict === 'skip') return void counts.skipped++;
       // A record the file gives as it is stored is left alone: "updated" counts real changes only.
       if (await this.unchanged(resource, existing, value)) return void counts.skipped++;
-      if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, { ...value, [keyName]: existing }));
+      if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, { ...value, [keyName]: existing }, { quien: this.options.quien }));
       counts.updated++;
       return;
     }
     if (fileKey !== undefined && known.keys.has(fileKey)) {
       return void problems.push({ field: keyName, sentence: messages.idTaken(resource.nouns, fileKey) });
     }
-    const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value)) : undefined;
+    const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value, { quien: this.options.quien })) : undefined;
     const key = created ? (created[keyName] as number) : (fileKey ?? ++known.highest);
     if (fileKey !== undefined) {
       known.fromFile.set(fileKey, key);
