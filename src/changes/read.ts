@@ -13,7 +13,7 @@ export const changeList: ListTable = {
   kinds: {
     id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
     recurso: { type: 'enum', values: resources.map((r) => r.name) },
-    clave: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+    clave: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
     operacion: { type: 'enum', values: ['alta', 'modificacion', 'baja'] },
     // Compared by its normalized column, quien_clave, as text fields are.
     quien: { type: 'text' },

@@ -101,6 +101,7 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>)
   if (!handles.has(db)) return db.transaction().execute(work);
   return db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
+    heldTransactions.add(connection);
     try {
       const result = await work(connection);
       await sql`commit`.execute(connection);
@@ -108,9 +109,17 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>)
     } catch (error) {
       await sql`rollback`.execute(connection).catch(() => {});
       throw error;
+    } finally {
+      heldTransactions.delete(connection);
     }
   });
 }
+
+/** Connections writeTransaction holds in a transaction of its own (Kysely's isTransaction does not know them). */
+const heldTransactions = new WeakSet<Db>();
+
+/** Whether `db` is a transaction: Kysely's own, or writeTransaction's. */
+export const isTransaction = (db: Db): boolean => db.isTransaction || heldTransactions.has(db);
 
 /** What the SQLite file's own checks find wrong (integrity_check and foreign_key_check); undefined on PostgreSQL. */
 export function sqliteFileChecks(db: Db): { integrity: string[]; orphans: { table: string; rowid: number; parent: string }[] } | undefined {

@@ -3,6 +3,7 @@ import { messages } from '../catalogue/messages.js';
 import { invalid, notFound } from '../catalogue/refusal.js';
 import { lockRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
+import { isTransaction } from '../db/sqlite.js';
 import type { Db } from '../db/schema.js';
 import { recordChange, type ChangeContext } from '../changes/log.js';
 import { dependentsOf } from './cascade.js';
@@ -103,12 +104,12 @@ export function found<T>(resource: AnyResource, key: number, record: T | undefin
 
 /** Runs `work` in `db`'s transaction when it is one, else in a new one. */
 export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+  return isTransaction(db) ? work(db) : db.transaction().execute(work);
 }
 
 /** Runs `work` in a savepoint when `db` is a transaction, so that a refusal rolls back `work` alone. */
 async function inSavepoint<T>(db: Db, work: () => Promise<T>): Promise<T> {
-  if (!db.isTransaction) return work();
+  if (!isTransaction(db)) return work();
   await sql`savepoint cartelera_write`.execute(db);
   try {
     const result = await work();

@@ -20,6 +20,32 @@ export async function migrationStates(db: Db): Promise<MigrationState[]> {
   return (await migrator.getMigrations()).map((m) => ({ name: m.name, appliedAt: m.executedAt }));
 }
 
+/**
+ * The change log against the records: for every record with a history, its last change's
+ * `despues` is the record as the API answers it (null, a `baja`, when there is none). Records
+ * older than the log, or whose history was pruned, have none, and are not judged.
+ */
+async function logProblems(db: Db): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const resource of resources) {
+    const stored = new Map<number, string>();
+    for await (const rows of allRows(db, resource.table, resource.key.name)) {
+      for (const row of rows) stored.set(Number(row[resource.key.name]), resource.representation(row));
+    }
+    const { rows: last } = await sql<{ clave: number | string; despues: string | null; id: number }>`
+      select c.clave, c.despues, c.id from cambios c
+      join (select clave, max(id) as id from cambios where recurso = ${resource.name} group by clave) l on c.id = l.id
+      order by c.id`.execute(db);
+    for (const change of last) {
+      const record = stored.get(Number(change.clave)) ?? null;
+      if (record !== change.despues) wrong.push(`${resource.name} ${change.clave}: the change log's last change (${change.id}) does not leave it as it is stored`);
+    }
+  }
+  const named = wrong.slice(0, NAMED);
+  if (wrong.length > NAMED) named.push(`…and ${wrong.length - NAMED} more records that differ from their last change`);
+  return named;
+}
+
 export interface CheckReport {
   migrations: MigrationState[];
   counts: Record<string, number>;
@@ -71,6 +97,8 @@ export async function checkStore(db: Db): Promise<CheckReport> {
       problems.push(...wrong.slice(0, NAMED));
       if (wrong.length > NAMED) problems.push(`…and ${wrong.length - NAMED} more normalized keys of ${resource.name} that do not match their text`);
     }
+    counts.cambios = await countRows(trx, 'cambios');
+    problems.push(...(await logProblems(trx)));
     return { migrations, counts, problems };
   });
 }

@@ -33,7 +33,7 @@ export async function copyCatalogue(
       const held = await Promise.all(resources.map((r) => countRows(dst, r.table)));
       const changes = await countRows(dst, 'cambios');
       if (held.some((n) => n > 0) || changes > 0) {
-        if (!options.replace) throw new TargetNotEmpty(`the target holds ${held.reduce((a, b) => a + b, 0)} records and ${changes} changes; --replace empties it first`);
+        if (!options.replace) throw new TargetNotEmpty(`the target holds ${held.reduce((a, b) => a + b, 0)} records; --replace empties it first (and its ${changes} changes)`);
         // Those that refer to others first.
         await dst.deleteFrom('cambios').execute();
         for (const resource of [...resources].reverse()) await dst.deleteFrom(resource.table).execute();

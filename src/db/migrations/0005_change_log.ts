@@ -15,7 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table cambios (
     ${id},
     recurso text not null check (recurso in ('categorias', 'peliculas', 'Obras', 'eventosUrbanos', 'artistas', 'participaciones')),
-    clave integer not null,
+    clave bigint not null,
     operacion text not null check (operacion in ('alta', 'modificacion', 'baja')),
     antes text,
     despues text,
