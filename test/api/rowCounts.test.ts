@@ -91,9 +91,12 @@ describe(`row counts kept beside the table versions (${backend})`, () => {
 
     await deleteInAnotherProcess(store.url, "delete from peliculas where titulo like 'Importada 1%'");
     assert.equal((await totals(app))['/peliculas'], 15);
+    // The kept counts agree with the tables; the change log does not know of a delete made in SQL
+    // behind the service's back, and check says so for each movie.
     const check = await cartelera(['check'], store.url);
-    assert.equal(check.code, 0, check.stdout + check.stderr);
-    assert.match(check.stdout, /integrity: ok/);
+    assert.doesNotMatch(check.stdout, /versiones says/);
+    assert.match(check.stdout, /problem: peliculas \d+: the change log's last change \(\d+\) does not leave it as it is stored\n/);
+    assert.match(check.stdout, /problem: …and 6 more records that differ from their last change\n/);
   });
 });
 
