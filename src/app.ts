@@ -5,6 +5,7 @@ import { conditionalGets } from './api/conditional.js';
 import { crudRoutes } from './api/crudRoutes.js';
 import { transferRoutes } from './api/transferRoutes.js';
 import { changeRoutes } from './api/changeRoutes.js';
+import { pruneRegularly } from './changes/retention.js';
 import { errorHandler, methodAwareNotFound } from './api/errors.js';
 import { strictJsonBodies } from './api/json.js';
 import { openApi } from './api/openapi.js';
@@ -90,6 +91,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const versions = tableVersions(db);
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions);
   changeRoutes(app, db);
+  const stopPruning = pruneRegularly(
+    db,
+    config.CHANGES_KEEP_DAYS,
+    (pruned) => app.log.info({ pruned }, 'change log pruned'),
+    (error) => app.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'change log pruning failed'),
+  );
+  app.addHook('onClose', () => stopPruning());
   await transferRoutes(app, db, config.IMPORT_MAX_BYTES);
   healthRoutes(app, db);
   await adminPages(app);

@@ -53,6 +53,8 @@ export const ConfigSchema = Type.Object({
   UNDER_PRESSURE_MAX_HEAP_USED_BYTES: Type.Integer({ minimum: 0, default: 0 }),
   /** Load shedding: answer 503 while the resident set size exceeds this; 0 is off. */
   UNDER_PRESSURE_MAX_RSS_BYTES: Type.Integer({ minimum: 0, default: 0 }),
+  /** Changes older than this many days are pruned from the change log (hourly, in small batches). */
+  CHANGES_KEEP_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 365 }),
   /** The most bytes one upload to POST /importar may hold, all its files together. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 }),
 });

@@ -2,8 +2,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { pruneChanges } from '../../src/changes/retention.js';
+import { openDatabase } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { categorias } from '../../src/resources/index.js';
+import { createRecord } from '../../src/resources/writes.js';
 import { assertError, buildTestApp, type Json } from '../helpers.js';
-import { backend } from '../stores.js';
+import { backend, freshStore } from '../stores.js';
 
 const KEYS = 'ana:clave-de-ana-00000000001,clave-sin-nombre-000000002';
 const ANA = { authorization: 'Bearer clave-de-ana-00000000001' };
@@ -177,4 +182,22 @@ describe(`undoing a change (${backend})`, () => {
       await catalogue(app);
       assert.equal((await call(app, 'POST', '/cambios/1/deshacer', undefined, {})).statusCode, 401);
     }));
+});
+
+describe(`the change log's retention (${backend})`, () => {
+  it('when changes are older than CHANGES_KEEP_DAYS, then pruning removes them and only them', async () => {
+    const store = await freshStore();
+    const db = openDatabase(store.url);
+    try {
+      await migrateToLatest(db);
+      for (const nombre of ['Drama', 'Comedia', 'Música']) await createRecord(db, categorias, { nombre }, { quien: 'prueba' });
+      await db.updateTable('cambios').set({ cuando: '2020-01-01T00:00:00.000+00:00' }).where('id', '<=', 2).execute();
+      assert.equal(await pruneChanges(db, 365), 2);
+      assert.deepEqual((await db.selectFrom('cambios').select('id').execute()).map((c) => Number(c.id)), [3]);
+      assert.equal(await pruneChanges(db, 365), 0);
+    } finally {
+      await db.destroy();
+      await store.drop();
+    }
+  });
 });

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { root } from '../service.js';
 import { harness } from '../harness.js';
 import { backend } from '../stores.js';
-import { cartelera, everyList, withoutInstant } from './cli.js';
+import { appOn, cartelera, everyList, withoutInstant } from './cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-command-'));
 const started = harness();
@@ -91,5 +91,23 @@ describe(`cartelera's files and stores (${backend})`, () => {
     const option = await cartelera(['import', '--on-conflict', 'pisar', 'x.json'], url);
     assert.equal(option.code, 2);
     assert.equal(option.stderr, "error: option '--on-conflict <what>' argument 'pisar' is invalid. Allowed choices are error, skip, update.\n(run 'cartelera --help' for usage)\n");
+  });
+});
+
+describe(`who the command line writes as (${backend})`, () => {
+  it('when --quien is given, then the import\'s changes carry it; without it, the system user\'s name', async () => {
+    const { url } = await started.store();
+    const dir = mkdtempSync(join(tmpdir(), 'cartelera-quien-'));
+    writeFileSync(join(dir, 'categorias.csv'), 'nombre\nDrama\n');
+    assert.equal((await cartelera(['import', '--create', '--quien', 'Luis', join(dir, 'categorias.csv')], url)).code, 0);
+    writeFileSync(join(dir, 'categorias.csv'), 'nombre\nComedia\n');
+    assert.equal((await cartelera(['import', join(dir, 'categorias.csv')], url)).code, 0);
+    const app = await appOn(url);
+    try {
+      const log = (await app.inject({ method: 'GET', url: '/cambios' })).json<{ quien: string }[]>();
+      assert.deepEqual(log.map((c) => c.quien), ['Luis', userInfo().username]);
+    } finally {
+      await app.close();
+    }
   });
 });
