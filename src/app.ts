@@ -90,7 +90,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
   const versions = tableVersions(db);
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions);
-  changeRoutes(app, db);
+  changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS });
   const stopPruning = pruneRegularly(
     db,
     config.CHANGES_KEEP_DAYS,

@@ -55,6 +55,8 @@ export const ConfigSchema = Type.Object({
   UNDER_PRESSURE_MAX_RSS_BYTES: Type.Integer({ minimum: 0, default: 0 }),
   /** Changes older than this many days are pruned from the change log (hourly, in small batches). */
   CHANGES_KEEP_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 365 }),
+  /** Live change streams (GET /cambios as text/event-stream) one process keeps open; more get 503. */
+  CHANGES_MAX_STREAMS: Type.Integer({ minimum: 0, default: 1000 }),
   /** The most bytes one upload to POST /importar may hold, all its files together. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 }),
 });

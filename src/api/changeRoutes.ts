@@ -1,14 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
+import { ChangeFeed, matcher } from '../changes/feed.js';
 import { changeJson, changeList, changesWhere, normalized, type ChangeRow } from '../changes/read.js';
 import { undoChange } from '../changes/undo.js';
 import { messages } from '../catalogue/messages.js';
 import { notFound } from '../catalogue/refusal.js';
 import { countRows } from '../db/bulk.js';
-import { listRows } from '../db/listing.js';
+import { listRows, type Condition } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
-import { ErrorBody } from './errors.js';
+import { badRequest, ErrorBody, sendError } from './errors.js';
 import { linkHeader } from './link.js';
 import { MAX_PAGE, parseListQuery, type RawQuery } from './listQuery.js';
 
@@ -32,6 +34,24 @@ export const Change = Type.Object(
   { $id: 'Change' },
 );
 
+/** Seconds a client refused for want of a stream slot is asked to wait. */
+const STREAM_RETRY_SECONDS = 5;
+const HEARTBEAT_MS = 15_000;
+/** What a client waits before it reconnects (the stream's `retry:`). */
+const RECONNECT_MS = 1000;
+/** Bytes a stream may have waiting for a slow reader before it is disconnected. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+const wantsStream = (request: FastifyRequest) => /\btext\/event-stream\b/.test(request.headers.accept ?? '');
+
+/** Where a stream starts: after Last-Event-ID, else after `desde`, else (undefined) after what is committed now. */
+function startOf(lastEventId: string | string[] | undefined, desde: string | string[] | undefined): number | undefined {
+  const given = [lastEventId ?? desde].flat().at(-1);
+  if (given === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(given.trim())) throw badRequest(messages.changes.badStart(given));
+  return Number(given.trim());
+}
+
 const ById = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const json = 'application/json; charset=utf-8';
 const list = (rows: ChangeRow[]) => `[${rows.map(changeJson).join(',')}]`;
@@ -40,14 +60,22 @@ const list = (rows: ChangeRow[]) => `[${rows.map(changeJson).join(',')}]`;
  * The change log over HTTP: `GET /cambios` (the resources' list dialect; the first 1,000 when no
  * page is asked for), `GET /cambios/{id}`, and `POST /cambios/{id}/deshacer`, the undo.
  */
-export function changeRoutes(app: FastifyInstance, db: Db): void {
+export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams: number }): void {
   const tags = ['cambios'];
+  const feed = new ChangeFeed(db, (error) => app.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'change feed: poll failed'));
+  const streams = new Set<ServerResponse>();
+  // Before the server waits for open connections to end: streams end cleanly on SIGTERM.
+  app.addHook('preClose', async () => {
+    feed.close();
+    for (const stream of streams) stream.end();
+  });
   app.get(
     '/cambios',
     { schema: { tags, summary: 'The change log: every creation, modification and deletion', operationId: 'listCambios', response: { 200: Type.Array(Change), '4xx': ErrorBody, '5xx': ErrorBody } } },
     async (request, reply) => {
       const raw = request.query as RawQuery;
       const query = parseListQuery(raw, changeList.kinds, { expand: [], embed: [] });
+      if (wantsStream(request)) return follow(request, reply, query.conditions);
       const window = query.window ?? { style: 'page' as const, offset: 0, limit: MAX_PAGE };
       const unfiltered = query.conditions.length === 0 && query.search === undefined;
       const { rows, total } = await listRows(db, changeList, { ...query, window }, unfiltered ? await countRows(db, 'cambios') : 0);
@@ -58,6 +86,43 @@ export function changeRoutes(app: FastifyInstance, db: Db): void {
         .send(list((rows as ChangeRow[]).map(normalized)));
     },
   );
+
+  /** The live feed: Server-Sent Events from where the client left off (docs/api.md, "The live feed"). */
+  async function follow(request: FastifyRequest, reply: FastifyReply, conditions: Condition[]) {
+    const from = startOf(request.headers['last-event-id'], (request.query as RawQuery).desde);
+    if (feed.size >= options.maxStreams) {
+      return sendError(request, reply.header('retry-after', String(STREAM_RETRY_SECONDS)), 503, messages.changes.tooManyStreams);
+    }
+    const last = from ?? (await feed.currentHorizon());
+    reply.hijack();
+    const response = reply.raw;
+    response.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
+    streams.add(response);
+    const write = (text: string) => {
+      // A reader this far behind is let go rather than buffered without bound; it resumes from its last id.
+      if (!response.write(text) && response.writableLength > MAX_BUFFERED_BYTES) response.destroy();
+    };
+    write(`retry: ${RECONNECT_MS}\n\n`);
+    const heartbeat = setInterval(() => write(': latido\n\n'), HEARTBEAT_MS);
+    let stop: (() => void) | undefined;
+    response.on('close', () => {
+      clearInterval(heartbeat);
+      streams.delete(response);
+      stop?.();
+    });
+    try {
+      stop = await feed.subscribe({ last, matches: matcher(conditions), send: (change) => write(`id: ${change.id}\nevent: cambio\ndata: ${changeJson(change)}\n\n`) }, conditions);
+      if (response.destroyed) stop();
+    } catch (error) {
+      request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'change feed: stream failed');
+      response.destroy();
+    }
+  }
 
   app.get(
     '/cambios/:id',

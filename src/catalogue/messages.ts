@@ -131,6 +131,8 @@ export const messages = {
     goneSince: (n: Nouns, clave: number, id: number) => `${capitalized(n.the)} con ${n.idBy}: ${clave} ya no existe; no se puede deshacer el cambio ${id}.`,
     keyTaken: (n: Nouns, clave: number, id: number) => `Ya existe ${n.the} con ${n.idBy}: ${clave}; no se puede deshacer el cambio ${id}.`,
     refused: (id: number, details: string) => `No se puede deshacer el cambio ${id}: ${details}`,
+    tooManyStreams: 'Hay demasiados flujos de cambios abiertos; vuelva a intentarlo en unos segundos.',
+    badStart: (given: string) => `El punto de partida '${given}' no es un id de cambio (Last-Event-ID o desde: un número entero).`,
   },
 
   /** What the admin's import and export say of an upload as a whole (docs/data.md). */

@@ -21,9 +21,9 @@ export const changeList: ListTable = {
   } satisfies Record<string, FieldKind>,
 };
 
-/** The changes `where` selects, in id order. */
-export async function changesWhere(db: Db, where: RawBuilder<unknown>): Promise<ChangeRow[]> {
-  const { rows } = await sql<ChangeRow>`select * from cambios where ${where} order by id`.execute(db);
+/** The changes `where` selects, in id order (the first `limit` of them). */
+export async function changesWhere(db: Db, where: RawBuilder<unknown>, limit?: number): Promise<ChangeRow[]> {
+  const { rows } = await sql<ChangeRow>`select * from cambios where ${where} order by id ${limit === undefined ? sql`` : sql`limit ${limit}`}`.execute(db);
   return rows.map(normalized);
 }
 

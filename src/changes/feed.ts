@@ -1,0 +1,206 @@
+import { sql } from 'kysely';
+import { normalizeKey } from '../catalogue/keys.js';
+import { dialectOf } from '../db/dialect.js';
+import type { Condition } from '../db/listing.js';
+import type { Db } from '../db/schema.js';
+import { changesWhere, type ChangeRow } from './read.js';
+
+/** What a stream is told: each change once, in id order. The feed moves `last` past what it sends. */
+export interface Subscriber {
+  /** The last change id it was sent (or chose to start after). */
+  last: number;
+  matches: (change: ChangeRow) => boolean;
+  send: (change: ChangeRow) => void;
+}
+
+/** A subscriber, and what the poller uncovered for it while it was still catching up. */
+interface Follower {
+  subscriber: Subscriber;
+  queued: ChangeRow[] | undefined;
+}
+
+/** How often the store is asked for newly committed changes while anyone listens. */
+const POLL_MS = 250;
+/** Changes read per query, catching up or following. */
+const PAGE = 1000;
+
+/**
+ * The changes committed to the store, by whichever process, delivered to this process's streams
+ * exactly once and in id order. One poller per process, running while any stream listens.
+ *
+ * The delicate part is the *horizon*: the id up to which every change that will ever exist is
+ * already visible. On SQLite, writers take turns, so an id is committed before the next is
+ * taken: the highest visible id is the horizon. On PostgreSQL, ids are taken in one order and
+ * committed in another: a transaction can hold id 10, uncommitted, while 11 is visible. So each
+ * poll notes the highest visible id with the snapshot it was read in; that id becomes the horizon
+ * once every transaction the snapshot saw in progress has ended (pg_xact_status). Any id taken
+ * later is higher, because sequences only grow. See docs/api.md, "The live feed".
+ */
+export class ChangeFeed {
+  private readonly followers = new Set<Follower>();
+  /** Highest id up to which every change is visible, and was handed to the subscribers. */
+  private horizon: number | undefined;
+  /** PostgreSQL: ids seen, each waiting for the transactions its snapshot saw in progress. */
+  private pending: { snapshot: string; max: number }[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  get size(): number {
+    return this.followers.size;
+  }
+
+  /** The horizon now (polling once if this process has not yet); a new stream starts after it. */
+  async currentHorizon(): Promise<number> {
+    if (this.horizon === undefined) await this.poll();
+    return this.horizon ?? 0;
+  }
+
+  /**
+   * Follows `subscriber` from its `last`: the changes up to the horizon are read from the store
+   * first, then it is fed as the horizon advances. The returned function stops it.
+   */
+  async subscribe(subscriber: Subscriber, conditions: Condition[]): Promise<() => void> {
+    const follower: Follower = { subscriber, queued: [] };
+    this.followers.add(follower);
+    this.start();
+    const stop = () => {
+      this.followers.delete(follower);
+      if (this.followers.size === 0) this.stop();
+    };
+    try {
+      const horizon = await this.currentHorizon();
+      for (;;) {
+        const rows = await changesWhere(this.db, sql`id > ${subscriber.last} and id <= ${horizon} ${filters(conditions)}`, PAGE);
+        for (const row of rows) deliver(subscriber, row);
+        if (rows.length < PAGE) break;
+      }
+      const queued = follower.queued ?? [];
+      follower.queued = undefined;
+      for (const row of queued) if (subscriber.matches(row)) deliver(subscriber, row);
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    return stop;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.followers.clear();
+    this.stop();
+  }
+
+  private start(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setInterval(() => void this.poll().catch(this.onError), POLL_MS);
+  }
+
+  private stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One look at the store: advance the horizon, and hand what it uncovers to the subscribers. */
+  private poll(): Promise<void> {
+    this.polling ??= this.advance().finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+
+  private async advance(): Promise<void> {
+    const next = dialectOf(this.db) === 'postgres' ? await this.postgresHorizon() : await this.sqliteHorizon();
+    const from = this.horizon;
+    this.horizon = Math.max(from ?? 0, next);
+    if (from === undefined || this.horizon <= from || this.followers.size === 0) return;
+    let after = from;
+    for (;;) {
+      const rows = await changesWhere(this.db, sql`id > ${after} and id <= ${this.horizon}`, PAGE);
+      for (const row of rows) {
+        for (const { subscriber, queued } of this.followers) {
+          if (queued) queued.push(row);
+          else if (subscriber.matches(row)) deliver(subscriber, row);
+        }
+      }
+      if (rows.length < PAGE) return;
+      after = rows[rows.length - 1]?.id ?? after;
+    }
+  }
+
+  private async sqliteHorizon(): Promise<number> {
+    const { rows } = await sql<{ max: number | null }>`select max(id) as max from cambios`.execute(this.db);
+    return Number(rows[0]?.max ?? 0);
+  }
+
+  private async postgresHorizon(): Promise<number> {
+    const { rows } = await sql<{ snapshot: string; max: number | null }>`select pg_current_snapshot()::text as snapshot, (select max(id) from cambios) as max`.execute(this.db);
+    const seen = rows[0];
+    if (seen) this.pending.push({ snapshot: seen.snapshot, max: Number(seen.max ?? 0) });
+    let horizon = this.horizon ?? 0;
+    while (this.pending.length > 0) {
+      const [oldest] = this.pending;
+      if (!oldest) break;
+      const { rows: open } = await sql<{ n: number | string }>`
+        select count(*) as n from pg_snapshot_xip(${oldest.snapshot}::pg_snapshot) as x(xid) where pg_xact_status(x.xid) = 'in progress'`.execute(this.db);
+      if (Number(open[0]?.n ?? 0) > 0) break;
+      horizon = Math.max(horizon, oldest.max);
+      this.pending.shift();
+    }
+    return horizon;
+  }
+}
+
+/** Sends `row` unless the subscriber has it already, and moves its `last` past it. */
+function deliver(subscriber: Subscriber, row: ChangeRow): void {
+  if (row.id <= subscriber.last) return;
+  subscriber.last = row.id;
+  subscriber.send(row);
+}
+
+/** The list filters as SQL on the change log's columns, for a stream's catch-up (db/listing.ts says the same for lists). */
+function filters(conditions: Condition[]) {
+  if (conditions.length === 0) return sql``;
+  return sql`and ${sql.join(conditions.map(toSql), sql` and `)}`;
+}
+
+function toSql(c: Condition) {
+  const column = sql.ref(c.kind.type === 'text' ? `${c.field}_clave` : c.field);
+  switch (c.op) {
+    case 'eq':
+      return sql`${column} in (${sql.join(c.values)})`;
+    case 'ne':
+      return sql`${column} not in (${sql.join(c.values)})`;
+    case 'gte':
+      return sql`${sql.join(c.values.map((v) => sql`${column} >= ${v}`), sql` and `)}`;
+    case 'lte':
+      return sql`${sql.join(c.values.map((v) => sql`${column} <= ${v}`), sql` and `)}`;
+    case 'like':
+      return sql`(${sql.join(c.values.map((v) => sql`${column} like ${`%${String(v).replace(/[\\%_]/g, (x) => `\\${x}`)}%`} escape '\\'`), sql` or `)})`;
+  }
+}
+
+/** The same filters in memory, for the changes a poll uncovers. */
+export function matcher(conditions: Condition[]): (change: ChangeRow) => boolean {
+  return (change) =>
+    conditions.every((c) => {
+      const raw = (change as unknown as Record<string, unknown>)[c.field];
+      const value = c.kind.type === 'text' ? (typeof raw === 'string' ? normalizeKey(raw) : raw) : raw;
+      if (value === null || value === undefined) return c.op === 'ne';
+      switch (c.op) {
+        case 'eq':
+          return c.values.some((v) => v === value);
+        case 'ne':
+          return c.values.every((v) => v !== value);
+        case 'gte':
+          return c.values.every((v) => (value as string | number) >= v);
+        case 'lte':
+          return c.values.every((v) => (value as string | number) <= v);
+        case 'like':
+          return c.values.some((v) => String(value).includes(String(v)));
+      }
+    });
+}

@@ -1,0 +1,176 @@
+// The live feed: GET /cambios as Server-Sent Events over real sockets, resumed with Last-Event-ID,
+// exactly once and in order while several writers commit at once, across two services on one store.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { freshStore, backend, type TestStore } from '../stores.js';
+
+interface Event {
+  id: number;
+  event: string;
+  data: { id: number; recurso: string; clave: number; operacion: string };
+}
+
+/** A service on `store`, listening on 127.0.0.1. */
+async function serve(store: TestStore, env: Record<string, string> = {}): Promise<{ app: FastifyInstance; base: string }> {
+  const app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0', ...env }));
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, base: address };
+}
+
+/**
+ * Follows the feed at `url`; `stop` closes it. Events are collected as they come; `until` waits
+ * (at most 20 s) for a condition on them.
+ */
+function follow(url: string, headers: Record<string, string> = {}) {
+  const events: Event[] = [];
+  const controller = new AbortController();
+  const comments: string[] = [];
+  let status = 0;
+  let contentType = '';
+  const done = (async () => {
+    const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+    status = response.status;
+    contentType = response.headers.get('content-type') ?? '';
+    if (!response.body) return;
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of response.body) {
+      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const block = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+        if (block.startsWith(':')) comments.push(block);
+        if (fields.data !== undefined) events.push({ id: Number(fields.id), event: String(fields.event), data: JSON.parse(String(fields.data)) as Event['data'] });
+      }
+    }
+  })().catch((error: unknown) => {
+    if (!controller.signal.aborted) throw error;
+  });
+  return {
+    events,
+    comments,
+    get status() {
+      return status;
+    },
+    get contentType() {
+      return contentType;
+    },
+    done,
+    stop: () => controller.abort(),
+    async until(holds: (events: Event[]) => boolean, what: string) {
+      const deadline = Date.now() + 20_000;
+      while (!holds(events)) {
+        if (Date.now() > deadline) assert.fail(`the feed never delivered ${what}; got ${events.map((e) => e.id).join(',')}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+}
+
+async function post(base: string, path: string, body: unknown) {
+  const response = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await response.text();
+  assert.equal(response.status, 201, text);
+  return JSON.parse(text) as { id: number };
+}
+const logIds = async (base: string) => ((await (await fetch(`${base}/cambios?_limit=1000`)).json()) as { id: number }[]).map((c) => c.id);
+
+describe(`the live change feed (${backend})`, () => {
+  it('when a stream opens, then it gets only what is committed after; resumed with Last-Event-ID, what it missed, then what comes, once each', async () => {
+    const store = await freshStore();
+    const { app, base } = await serve(store);
+    try {
+      await post(base, '/categorias', { nombre: 'Antes' });
+      const first = follow(`${base}/cambios`);
+      await first.until(() => first.status === 200, 'its headers');
+      assert.equal(first.contentType, 'text/event-stream; charset=utf-8');
+      await post(base, '/categorias', { nombre: 'Después' });
+      await first.until((e) => e.length === 1, 'the change after it opened');
+      assert.deepEqual(first.events.map((e) => [e.id, e.event, e.data.id, e.data.recurso]), [[2, 'cambio', 2, 'categorias']]);
+      first.stop();
+
+      await post(base, '/categorias', { nombre: 'Mientras tanto' });
+      const resumed = follow(`${base}/cambios`, { 'last-event-id': '1' });
+      await resumed.until((e) => e.length === 2, 'the changes it missed');
+      await post(base, '/peliculas', { titulo: 'Roma', sipnosis: 'x', duracion: 135, categoria_id: 1 });
+      await resumed.until((e) => e.length === 3, 'the next change');
+      assert.deepEqual(resumed.events.map((e) => e.id), [2, 3, 4]);
+
+      const filtered = follow(`${base}/cambios?recurso=peliculas`, {});
+      const fromQuery = follow(`${base}/cambios?desde=0&recurso=categorias`);
+      await fromQuery.until((e) => e.length === 3, 'the categories since 0');
+      assert.deepEqual(fromQuery.events.map((e) => e.id), [1, 2, 3]);
+      await filtered.until(() => filtered.status === 200, 'its headers');
+      await post(base, '/categorias', { nombre: 'Otra' });
+      await post(base, '/peliculas', { titulo: 'Zama', sipnosis: 'x', duracion: 115, categoria_id: 1 });
+      await filtered.until((e) => e.length === 1, 'the movie');
+      assert.deepEqual(filtered.events.map((e) => e.data.recurso), ['peliculas']);
+      for (const s of [resumed, filtered, fromQuery]) s.stop();
+    } finally {
+      await app.close();
+      await store.drop();
+    }
+  });
+
+  it('when four writers commit at once on two services and a reader reconnects at random moments, then it receives every change exactly once, in order', async () => {
+    const store = await freshStore();
+    const one = await serve(store);
+    const two = await serve(store);
+    try {
+      const categoria = await post(one.base, '/categorias', { nombre: 'Base' });
+      const received: number[] = [];
+      let last = categoria.id > 0 ? 1 : 0;
+      const writers = [one, two, one, two].map(async ({ base }, w) => {
+        for (let i = 0; i < 40; i++) await post(base, '/peliculas', { titulo: `W${w}-${i}`, sipnosis: 'x', duracion: 90, categoria_id: categoria.id });
+      });
+      let writing = true;
+      const allWritten = Promise.all(writers).finally(() => (writing = false));
+      let round = 0;
+      while (writing || received.length < 160) {
+        const reader = follow(`${(round++ % 2 === 0 ? two : one).base}/cambios`, { 'last-event-id': String(last) });
+        // Reconnect after a random number of events (or when it has everything).
+        const wanted = received.length + 1 + Math.floor(Math.random() * 25);
+        await reader.until((e) => received.length + e.length >= Math.min(wanted, 160), `events up to ${wanted}`);
+        reader.stop();
+        await reader.done;
+        received.push(...reader.events.map((e) => e.id));
+        last = received.at(-1) ?? last;
+        if (!writing && received.length >= 160) break;
+      }
+      await allWritten;
+      const expected = (await logIds(one.base)).filter((id) => id > 1);
+      assert.deepEqual(received, expected);
+    } finally {
+      await one.app.close();
+      await two.app.close();
+      await store.drop();
+    }
+  });
+
+  it('when streams are at CHANGES_MAX_STREAMS, or the start is not an id, then the refusal is in the error body; on close, open streams end', async () => {
+    const store = await freshStore();
+    const { app, base } = await serve(store, { CHANGES_MAX_STREAMS: '1' });
+    try {
+      const open = follow(`${base}/cambios`);
+      await open.until(() => open.status === 200, 'its headers');
+      const refused = await fetch(`${base}/cambios`, { headers: { accept: 'text/event-stream' } });
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers.get('retry-after'), '5');
+      assert.equal(((await refused.json()) as { details: string }).details, 'Hay demasiados flujos de cambios abiertos; vuelva a intentarlo en unos segundos.');
+      const bad = await fetch(`${base}/cambios`, { headers: { accept: 'text/event-stream', 'last-event-id': 'ayer' } });
+      assert.equal(bad.status, 400);
+      assert.match(((await bad.json()) as { details: string }).details, /'ayer' no es un id de cambio/);
+      await app.close();
+      await open.done;
+      assert.equal(open.events.length, 0);
+    } finally {
+      await app.close();
+      await store.drop();
+    }
+  });
+});
