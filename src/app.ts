@@ -5,6 +5,7 @@ import { conditionalGets } from './api/conditional.js';
 import { crudRoutes } from './api/crudRoutes.js';
 import { transferRoutes } from './api/transferRoutes.js';
 import { changeRoutes } from './api/changeRoutes.js';
+import { calendarRoutes } from './api/calendarRoutes.js';
 import { pruneRegularly } from './changes/retention.js';
 import { errorHandler, methodAwareNotFound } from './api/errors.js';
 import { strictJsonBodies } from './api/json.js';
@@ -91,6 +92,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const versions = tableVersions(db);
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS });
+  calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN });
   const stopPruning = pruneRegularly(
     db,
     config.CHANGES_KEEP_DAYS,

@@ -57,6 +57,10 @@ export const ConfigSchema = Type.Object({
   CHANGES_KEEP_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 365 }),
   /** Live change streams (GET /cambios as text/event-stream) one process keeps open; more get 503. */
   CHANGES_MAX_STREAMS: Type.Integer({ minimum: 0, default: 1000 }),
+  /** The calendar's name in calendar apps (X-WR-CALNAME of /eventosUrbanos.ics). */
+  CALENDAR_NAME: Type.String({ minLength: 1, default: 'Cartelera' }),
+  /** The domain of the calendar's event UIDs (eventoUrbano-<id>@<domain>): keep it once published. */
+  CALENDAR_DOMAIN: Type.String({ pattern: '^[A-Za-z0-9.-]+$', default: 'cartelera' }),
   /** The most bytes one upload to POST /importar may hold, all its files together. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 }),
 });

@@ -183,11 +183,11 @@ function toSql(c: Condition) {
   }
 }
 
-/** The same filters in memory, for the changes a poll uncovers. */
-export function matcher(conditions: Condition[]): (change: ChangeRow) => boolean {
-  return (change) =>
+/** The same filters in memory: for the changes a poll uncovers, or a deleted event's last values. */
+export function matcher(conditions: Condition[]): (row: object) => boolean {
+  return (row) =>
     conditions.every((c) => {
-      const raw = (change as unknown as Record<string, unknown>)[c.field];
+      const raw = (row as Record<string, unknown>)[c.field];
       const value = c.kind.type === 'text' ? (typeof raw === 'string' ? normalizeKey(raw) : raw) : raw;
       if (value === null || value === undefined) return c.op === 'ne';
       switch (c.op) {

@@ -1,0 +1,112 @@
+/**
+ * iCalendar (RFC 5545) text: the calendar of urban events, as `GET /eventosUrbanos.ics` answers it
+ * (docs/api.md, "Calendar"). Pure functions of the events and their history.
+ */
+
+/** An event as the API answers it, with what the calendar adds from the change log and categories. */
+export interface CalendarEvent {
+  id: number;
+  titulo: string;
+  descripcion: string;
+  fecha: string;
+  lugar: string;
+  categoria: string | undefined;
+  /** Changes after its creation (a deletion counts as one). */
+  sequence: number;
+  /** The instant of its last change, if the log holds one. */
+  lastModified: string | undefined;
+  cancelled: boolean;
+}
+
+export interface CalendarOptions {
+  name: string;
+  domain: string;
+}
+
+/** The whole calendar, lines ending in CRLF. */
+export function calendar(events: CalendarEvent[], options: CalendarOptions): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//cartelera//cartelera//ES',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${text(options.name)}`,
+    ...events.flatMap((event) => vevent(event, options)),
+    'END:VCALENDAR',
+  ];
+  return lines.map(folded).join('\r\n') + '\r\n';
+}
+
+function vevent(event: CalendarEvent, options: CalendarOptions): string[] {
+  const stamp = event.lastModified ? utc(event.lastModified) : EPOCH;
+  return [
+    'BEGIN:VEVENT',
+    `UID:eventoUrbano-${event.id}@${options.domain}`,
+    `DTSTAMP:${stamp}`,
+    ...(event.lastModified ? [`LAST-MODIFIED:${stamp}`] : []),
+    `SEQUENCE:${event.sequence}`,
+    ...when(event.fecha),
+    `SUMMARY:${text(event.titulo)}`,
+    `DESCRIPTION:${text(event.descripcion)}`,
+    `LOCATION:${text(event.lugar)}`,
+    ...(event.categoria !== undefined ? [`CATEGORIES:${text(event.categoria)}`] : []),
+    ...(event.cancelled ? ['STATUS:CANCELLED'] : []),
+    'END:VEVENT',
+  ];
+}
+
+/** For events whose history the log does not hold: a fixed stamp keeps the calendar's bytes (and ETag) steady. */
+const EPOCH = '19700101T000000Z';
+
+/**
+ * `fecha` as the wall clock it is (contract, "Dates and times"): midnight is the whole day, any
+ * other time a floating local time, with neither `Z` nor a zone.
+ */
+function when(fecha: string): string[] {
+  const [day = '', time = ''] = fecha.split('T');
+  const date = day.replaceAll('-', '');
+  if (time.startsWith('00:00:00.000')) return [`DTSTART;VALUE=DATE:${date}`, `DTEND;VALUE=DATE:${nextDay(day)}`];
+  return [`DTSTART:${date}T${time.slice(0, 8).replaceAll(':', '')}`];
+}
+
+function nextDay(day: string): string {
+  const next = new Date(`${day}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+/** `2026-11-14T20:30:00.000+00:00` as a UTC date-time: `20261114T203000Z`. */
+function utc(instant: string): string {
+  return `${instant.slice(0, 19).replaceAll('-', '').replaceAll(':', '')}Z`;
+}
+
+/** A TEXT value: backslash, semicolon, comma and line breaks escaped (RFC 5545 §3.3.11). */
+export function text(value: string): string {
+  return value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, '\\n');
+}
+
+const encoder = new TextEncoder();
+
+/** A content line folded at 75 octets, never inside a UTF-8 sequence (RFC 5545 §3.1). */
+export function folded(line: string): string {
+  if (encoder.encode(line).length <= 75) return line;
+  const parts: string[] = [];
+  let current = '';
+  let size = 0;
+  let limit = 75;
+  for (const char of line) {
+    const bytes = encoder.encode(char).length;
+    if (size + bytes > limit) {
+      parts.push(current);
+      current = '';
+      size = 0;
+      // A continuation line starts with a space, which counts.
+      limit = 74;
+    }
+    current += char;
+    size += bytes;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
