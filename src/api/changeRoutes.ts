@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
+import { Change } from './changeSchemas.js';
 import { ChangeFeed, matcher } from '../changes/feed.js';
 import { changeJson, changeList, changesWhere, normalized, type ChangeRow } from '../changes/read.js';
 import { undoChange } from '../changes/undo.js';
@@ -13,26 +14,6 @@ import type { Db } from '../db/schema.js';
 import { badRequest, ErrorBody, sendError } from './errors.js';
 import { linkHeader } from './link.js';
 import { MAX_PAGE, parseListQuery, type RawQuery } from './listQuery.js';
-
-const Record = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]);
-
-/** A change, as `GET /cambios` answers it (docs/api.md, "Changes"). */
-export const Change = Type.Object(
-  {
-    id: Type.Integer({ description: "the change's number, increasing; the feed's event id" }),
-    recurso: Type.String({ examples: ['peliculas'] }),
-    clave: Type.Integer({ description: "the record's id, or an artist's dni" }),
-    operacion: Type.Enum(['alta', 'modificacion', 'baja']),
-    antes: Record,
-    despues: Record,
-    campos: Type.Array(Type.String()),
-    quien: Type.Union([Type.String(), Type.Null()]),
-    cuando: Type.String({ examples: ['2026-11-24T10:15:00.000+00:00'] }),
-    causa: Type.Union([Type.Integer(), Type.Null()]),
-    deshace: Type.Union([Type.Integer(), Type.Null()]),
-  },
-  { $id: 'Change' },
-);
 
 /** Seconds a client refused for want of a stream slot is asked to wait. */
 const STREAM_RETRY_SECONDS = 5;

@@ -11,6 +11,8 @@ import obras from './obras';
 import participaciones from './participaciones';
 import peliculas from './peliculas';
 import { TransferPage } from './transfer/TransferPage';
+import { CambiosRecientes } from './changes/CambiosRecientes';
+import { Papelera } from './changes/Papelera';
 
 const i18nProvider = polyglotI18nProvider(() => spanishMessages, 'es', [{ locale: 'es', name: 'Español' }]);
 
@@ -32,6 +34,8 @@ export const App = () => (
     <Resource name="categorias" {...categorias} />
     <CustomRoutes>
       <Route path="/importar" element={<TransferPage />} />
+      <Route path="/papelera" element={<Papelera />} />
+      <Route path="/cambios" element={<CambiosRecientes />} />
     </CustomRoutes>
   </Admin>
 );

@@ -647,3 +647,78 @@ describe('the admin\'s import and export', () => {
     }
   });
 });
+
+describe('the admin\'s history, trash and recent changes', () => {
+  let service: Started;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => {
+    await service?.cleanUp();
+  });
+
+  it('when a movie with artists is deleted and restored from the Papelera, then it and its participations are back with the same keys', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Drama' });
+    const pelicula = await service.api.create('/peliculas', { titulo: 'La ciénaga', sipnosis: 'Salta, en verano.', duracion: 103, categoria_id: categoria.id });
+    await service.api.create('/artistas', { dni: 20111222, nombre: 'Graciela', apellido: 'Borges', tipo: 'actriz', descripcion: 'Actriz.' });
+    await service.api.create('/artistas', { dni: 20333444, nombre: 'Mercedes', apellido: 'Morán', tipo: 'actriz', descripcion: 'Actriz.' });
+    const participaciones = [
+      await service.api.create('/participaciones', { artistas_dni: 20111222, tipo_evento: 'pelicula', evento_id: pelicula.id }),
+      await service.api.create('/participaciones', { artistas_dni: 20333444, tipo_evento: 'pelicula', evento_id: pelicula.id }),
+    ];
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/peliculas/${pelicula.id}`);
+    await input(page, 'titulo').and(page.locator('[value="La ciénaga"]')).waitFor();
+    await page.getByRole('button', { name: 'Eliminar' }).click();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.waitForURL(/#\/peliculas$/);
+    assert.deepEqual(await service.api.list(`/peliculas?id=${pelicula.id}`), []);
+    assert.deepEqual(await service.api.list('/participaciones'), []);
+
+    await page.getByRole('menuitem', { name: 'Papelera' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'La ciénaga' });
+    await screenshot(page, 'papelera');
+    await row.getByRole('button', { name: 'Restaurar' }).click();
+    await page.getByText('Se restauró «La ciénaga» (y 2 participaciones)').waitFor();
+    await row.getByRole('link', { name: 'Ya restaurado: ver' }).waitFor();
+    assert.deepEqual(await service.api.list(`/peliculas?id=${pelicula.id}`), [pelicula]);
+    assert.deepEqual(await service.api.list('/participaciones'), participaciones);
+    await s.close();
+  });
+
+  it('when an older version is restored from a record\'s Historial, then the record holds it again', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Teatro' });
+    const obra = await service.api.create('/Obras', { titulo: 'La Celestina', descripcion: 'Tragicomedia.', duracion: 120, categoria_id: categoria.id });
+    await service.api.call('PATCH', `/Obras/${obra.id}`, { duracion: 125 });
+    await service.api.call('PATCH', `/Obras/${obra.id}`, { duracion: 130, descripcion: 'Otra.' });
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/Obras/${obra.id}/show`);
+    const history = page.getByRole('table', { name: 'Historial' });
+    await history.getByText('Duración (minutos): 125 → 130').waitFor();
+    await screenshot(page, 'historial');
+    // The first version: the creation, three rows down.
+    await history.getByRole('row').nth(3).getByRole('button', { name: 'Restaurar esta versión' }).click();
+    await page.getByText('Se restauró esa versión.').waitFor();
+    assert.deepEqual(await service.api.list(`/Obras?id=${obra.id}`), [obra]);
+    await history.getByText('Duración (minutos): 130 → 120').waitFor();
+    await s.close();
+  });
+
+  it('when a change is made through the API, then Cambios recientes shows it without a reload', TIMEOUT, async () => {
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/cambios`);
+    await page.getByRole('table', { name: 'Cambios recientes' }).waitFor();
+    await settled(page);
+    const categoria = await service.api.create('/categorias', { nombre: 'Carnaval' });
+    const row = page.getByRole('row').filter({ hasText: 'Carnaval' });
+    await row.waitFor();
+    assert.match(await row.innerText(), /Alta/);
+    await service.api.call('PUT', `/categorias/${categoria.id}`, { nombre: 'Carnaval y murga' });
+    await page.getByText('Nombre: Carnaval → Carnaval y murga').waitFor();
+    await screenshot(page, 'cambios-recientes');
+    await s.close();
+  });
+});

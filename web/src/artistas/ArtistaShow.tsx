@@ -1,3 +1,4 @@
+import { Historial } from '../changes/Historial';
 import { NumberField, Show, SimpleShowLayout, TextField } from 'react-admin';
 import { CareerField } from '../common/related';
 
@@ -10,6 +11,7 @@ export const ArtistaShow = () => (
       <TextField source="tipo" />
       <TextField source="descripcion" />
       <CareerField label="resources.artistas.fields.participaciones" />
+      <Historial label="cartelera.changes.history" />
     </SimpleShowLayout>
   </Show>
 );

@@ -1,3 +1,4 @@
+import { Historial } from '../changes/Historial';
 import { DataTable, Pagination, ReferenceManyField, Show, SimpleShowLayout, TextField } from 'react-admin';
 import { ShowLink } from '../common/ShowLink';
 
@@ -17,6 +18,7 @@ export const CategoriaShow = () => (
       <UsedBy reference="peliculas" label="cartelera.usedBy.peliculas" />
       <UsedBy reference="Obras" label="cartelera.usedBy.Obras" />
       <UsedBy reference="eventosUrbanos" label="cartelera.usedBy.eventosUrbanos" />
+      <Historial label="cartelera.changes.history" />
     </SimpleShowLayout>
   </Show>
 );

@@ -1,3 +1,4 @@
+import { Historial } from '../changes/Historial';
 import { Show, SimpleShowLayout, TextField } from 'react-admin';
 import { CategoriaField } from '../common/categoria';
 import { ParticipantesField } from '../common/related';
@@ -12,6 +13,7 @@ export const EventoShow = () => (
       <TextField source="lugar" />
       <CategoriaField source="categoria_id" />
       <ParticipantesField tipo="eventoUrbano" label="resources.eventosUrbanos.fields.participaciones" />
+      <Historial label="cartelera.changes.history" />
     </SimpleShowLayout>
   </Show>
 );

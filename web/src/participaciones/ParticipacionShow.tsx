@@ -1,3 +1,4 @@
+import { Historial } from '../changes/Historial';
 import { FunctionField, Link, Show, SimpleShowLayout, TextField, type RaRecord } from 'react-admin';
 import { artistaName } from '../artistas/artistaName';
 import { TipoText } from '../common/related';
@@ -19,6 +20,7 @@ export const ParticipacionShow = () => (
           p.evento && <Link to={`/${itemResourceOf(p.tipo_evento)}/${p.evento_id}/show`}>{p.evento.titulo}</Link>
         }
       />
+      <Historial label="cartelera.changes.history" />
     </SimpleShowLayout>
   </Show>
 );

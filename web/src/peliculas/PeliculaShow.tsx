@@ -1,3 +1,4 @@
+import { Historial } from '../changes/Historial';
 import { NumberField, Show, SimpleShowLayout, TextField } from 'react-admin';
 import { CategoriaField } from '../common/categoria';
 import { ParticipantesField } from '../common/related';
@@ -10,6 +11,7 @@ export const PeliculaShow = () => (
       <NumberField source="duracion" />
       <CategoriaField source="categoria_id" />
       <ParticipantesField tipo="pelicula" label="resources.peliculas.fields.participaciones" />
+      <Historial label="cartelera.changes.history" />
     </SimpleShowLayout>
   </Show>
 );

@@ -1,0 +1,93 @@
+import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
+import { Alert, Box, Button, Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useCallback, useEffect, useState } from 'react';
+import { Title, useNotify, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { request } from '../dataProvider/http';
+import { useChangeText, type Change } from './changeText';
+
+/** How many deletions the page lists, newest first. */
+const SHOWN = 100;
+
+/**
+ * The Papelera (#/papelera): records deleted by someone (not those a deletion took along), newest
+ * first. "Restaurar" is the undo of that deletion: the record comes back with its key, and with
+ * every participation the deletion took.
+ */
+export const Papelera = () => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const text = useChangeText();
+  const [deleted, setDeleted] = useState<Change[]>();
+  const [restored, setRestored] = useState<Map<number, Change>>(new Map());
+  const load = useCallback(async () => {
+    const bajas = (await request('GET', `/cambios?operacion=baja&_sort=-id&_limit=${SHOWN}`)).json as Change[];
+    const own = bajas.filter((c) => c.causa === null);
+    // A deletion already undone shows as restored, with a link to the record.
+    const undone = own.length === 0 ? [] : ((await request('GET', `/cambios?operacion=alta&id_gte=${Math.min(...own.map((c) => c.id))}&_limit=1000`)).json as Change[]);
+    setRestored(new Map(undone.filter((c) => c.deshace !== null).map((c) => [c.deshace as number, c])));
+    setDeleted(own);
+  }, []);
+  useEffect(() => {
+    load().catch((error: unknown) => notify(error instanceof Error ? error.message : String(error), { type: 'error' }));
+  }, [load, notify]);
+
+  async function restore(change: Change) {
+    try {
+      const made = (await request('POST', `/cambios/${change.id}/deshacer`)).json as Change[];
+      notify('cartelera.changes.restoredFromTrash', { type: 'info', messageArgs: { title: text.title(change), smart_count: made.length - 1 } });
+      await load();
+    } catch (error) {
+      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+    }
+  }
+
+  return (
+    <Card sx={{ mt: 2 }}>
+      <Title title={translate('cartelera.changes.trash')} />
+      <CardContent>
+        <Typography variant="body2" color="text.secondary" gutterBottom>
+          {translate('cartelera.changes.trashHelp')}
+        </Typography>
+        {deleted?.length === 0 && <Alert severity="info">{translate('cartelera.changes.trashEmpty')}</Alert>}
+        {deleted && deleted.length > 0 && (
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label={translate('cartelera.changes.trash')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate('cartelera.changes.columns.record')}</TableCell>
+                  <TableCell>{translate('cartelera.changes.columns.resource')}</TableCell>
+                  <TableCell>{translate('cartelera.changes.columns.who')}</TableCell>
+                  <TableCell>{translate('cartelera.changes.columns.when')}</TableCell>
+                  <TableCell />
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {deleted.map((change) => {
+                  const back = restored.get(change.id);
+                  return (
+                    <TableRow key={change.id}>
+                      <TableCell>{text.title(change)}</TableCell>
+                      <TableCell>{text.resource(change)}</TableCell>
+                      <TableCell>{text.who(change)}</TableCell>
+                      <TableCell>{text.when(change)}</TableCell>
+                      <TableCell>
+                        {back ? (
+                          <Link to={`/${change.recurso}/${encodeURIComponent(String(change.clave))}/show`}>{translate('cartelera.changes.alreadyRestored')}</Link>
+                        ) : (
+                          <Button size="small" startIcon={<RestoreFromTrashIcon />} onClick={() => restore(change)}>
+                            {translate('cartelera.changes.restore')}
+                          </Button>
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </Box>
+        )}
+      </CardContent>
+    </Card>
+  );
+};
