@@ -66,7 +66,7 @@ try {
   const records = await writeDocument(document);
   const sqlite = `sqlite:${join(dir, 'store.sqlite')}`;
   const results = [
-    await cartelera(['import', document], sqlite, records),
+    await cartelera(['import', '--create', document], sqlite, records),
     await cartelera(['export', '--out', join(dir, 'export.json')], sqlite, records),
     await cartelera(['copy', '--to', postgres.url], sqlite, records),
   ];

@@ -1,5 +1,8 @@
 import { normalizeKey } from '../catalogue/keys.js';
-import type { Db } from '../db/schema.js';
+import { insertReturning } from '../db/prepared.js';
+import { CompiledQuery } from 'kysely';
+import { dialectOf } from '../db/dialect.js';
+import type { CambiosTable, Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
 
 export type Operacion = 'alta' | 'modificacion' | 'baja';
@@ -14,6 +17,54 @@ export interface ChangeContext {
   causa?: number | null;
   /** The change an undo undid. */
   deshace?: number | null;
+  /**
+   * Where changes go instead of one insert each: an import collects them and stores them many
+   * rows a statement (ChangeBatch), before its transaction commits. Such changes have no id yet.
+   */
+  batch?: ChangeBatch;
+}
+
+type ChangeValues = Omit<CambiosTable, 'id'>;
+
+/** Changes held for one multi-row insert each `size`, in the transaction they belong to. */
+export class ChangeBatch {
+  private held: ChangeValues[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly size = 500,
+  ) {}
+
+  async add(change: ChangeValues): Promise<void> {
+    this.held.push(change);
+    if (this.held.length >= this.size) await this.flush();
+  }
+
+  /** Stores what is held, in one statement; call it before the transaction commits. */
+  async flush(): Promise<void> {
+    const rows = this.held;
+    this.held = [];
+    if (rows.length === 0) return;
+    const values = rows.flatMap((row) => COLUMNS.map((column) => row[column]));
+    await this.db.executeQuery(CompiledQuery.raw(batchInsert(dialectOf(this.db), rows.length), values));
+  }
+}
+
+const COLUMNS = ['recurso', 'clave', 'operacion', 'antes', 'despues', 'campos', 'quien', 'quien_clave', 'cuando', 'causa', 'deshace'] as const satisfies readonly (keyof ChangeValues)[];
+
+/** The SQL of a multi-row insert of `rows` changes, built once per size and dialect (as db/prepared.ts does for single rows). */
+const batchInserts = new Map<string, string>();
+function batchInsert(dialect: 'sqlite' | 'postgres', rows: number): string {
+  const shape = `${dialect} ${rows}`;
+  let text = batchInserts.get(shape);
+  if (text === undefined) {
+    let n = 0;
+    const placeholder = () => (dialect === 'postgres' ? `$${++n}` : '?');
+    const tuples = Array.from({ length: rows }, () => `(${COLUMNS.map(placeholder).join(', ')})`);
+    text = `insert into cambios (${COLUMNS.join(', ')}) values ${tuples.join(', ')}`;
+    batchInserts.set(shape, text);
+  }
+  return text;
 }
 
 /** The record as the API answers it, as JSON text (resource.representation), or null. */
@@ -22,7 +73,7 @@ type Representation = string | null;
 /**
  * Stores one change of one record, in the transaction `db` is: `antes` and `despues` as the API
  * answers the record before and after. A modification that changes no field records nothing
- * (undefined). Its id is the change's number.
+ * (undefined). Its id is the change's number (undefined too when it goes to a batch).
  */
 export async function recordChange(
   db: Db, resource: AnyResource, clave: number, antes: Representation, despues: Representation, context: ChangeContext,
@@ -30,9 +81,7 @@ export async function recordChange(
   const operacion: Operacion = antes === null ? 'alta' : despues === null ? 'baja' : 'modificacion';
   const campos = changedFields(resource, antes, despues);
   if (campos.length === 0) return undefined;
-  const { id } = await db
-    .insertInto('cambios')
-    .values({
+  const change: ChangeValues = {
       recurso: resource.name,
       clave,
       operacion,
@@ -44,10 +93,13 @@ export async function recordChange(
       cuando: new Date().toISOString().replace('Z', '+00:00'),
       causa: context.causa ?? null,
       deshace: context.deshace ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return id;
+  };
+  if (context.batch) {
+    await context.batch.add(change);
+    return undefined;
+  }
+  const { id } = await insertReturning(db, 'cambios', change);
+  return Number(id);
 }
 
 /** The fields whose value differs, in the resource's order (the key first); all of them for a creation or a deletion. */

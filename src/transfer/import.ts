@@ -8,7 +8,7 @@ import type { Db } from '../db/schema.js';
 import { writeTransaction } from '../db/sqlite.js';
 import type { AnyResource } from '../resources/define.js';
 import { createRecord, replaceRecord } from '../resources/writes.js';
-import type { Quien } from '../changes/log.js';
+import { ChangeBatch, type ChangeContext, type Quien } from '../changes/log.js';
 import type { Incoming, Place } from './readers.js';
 import { namesOf } from './table.js';
 
@@ -89,11 +89,16 @@ export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming[]
 class Importer {
   private readonly known = new Map<AnyResource, Known>();
 
+  /** Who writes; the import's changes are stored many a statement. */
+  private readonly context: ChangeContext;
+
   constructor(
     private readonly db: Db,
     private readonly options: ImportOptions,
     private readonly result: ImportResult,
-  ) {}
+  ) {
+    this.context = { quien: options.quien, batch: new ChangeBatch(db) };
+  }
 
   /** Whether records are still being stored: not in a check-only run, nor after a problem (nothing will be kept). */
   private get storing() {
@@ -127,8 +132,9 @@ class Importer {
     }
   }
 
-  /** After every record: ids kept from the file must not be handed out again. */
+  /** After every record: the changes still held are stored, and ids kept from the file must not be handed out again. */
   async finish(): Promise<void> {
+    await this.context.batch?.flush();
     for (const [resource, known] of this.known) {
       if (known.restored && !resource.key.chosenByClient) await moveSequencePastKeys(this.db, resource.table, resource.key.name);
     }
@@ -187,14 +193,14 @@ class Importer {
       if (this.options.onConflict === 'skip') return void counts.skipped++;
       // A record the file gives as it is stored is left alone: "updated" counts real changes only.
       if (await this.unchanged(resource, existing, value)) return void counts.skipped++;
-      if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, { ...value, [keyName]: existing }, { quien: this.options.quien }));
+      if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, { ...value, [keyName]: existing }, this.context));
       counts.updated++;
       return;
     }
     if (fileKey !== undefined && known.keys.has(fileKey)) {
       return void problems.push({ field: keyName, sentence: messages.idTaken(resource.nouns, fileKey) });
     }
-    const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value, { quien: this.options.quien })) : undefined;
+    const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value, this.context)) : undefined;
     const key = created ? (created[keyName] as number) : (fileKey ?? ++known.highest);
     if (fileKey !== undefined) {
       known.fromFile.set(fileKey, key);
