@@ -139,7 +139,10 @@ export class ChangeFeed {
   private async postgresHorizon(): Promise<number> {
     const { rows } = await sql<{ snapshot: string; max: number | null }>`select pg_current_snapshot()::text as snapshot, (select max(id) from cambios) as max`.execute(this.db);
     const seen = rows[0];
-    if (seen) this.pending.push({ snapshot: seen.snapshot, max: Number(seen.max ?? 0) });
+    // One entry per new highest id: while a long transaction holds the horizon back, the list
+    // grows only as fast as ids are committed, not with every poll.
+    const max = Number(seen?.max ?? 0);
+    if (seen && max > (this.pending.at(-1)?.max ?? this.horizon ?? -1)) this.pending.push({ snapshot: seen.snapshot, max });
     let horizon = this.horizon ?? 0;
     while (this.pending.length > 0) {
       const [oldest] = this.pending;
