@@ -1,5 +1,5 @@
 import { normalizeKey } from '../catalogue/keys.js';
-import { insertReturning } from '../db/prepared.js';
+import { insertReturningKey } from '../db/prepared.js';
 import { CompiledQuery } from 'kysely';
 import { dialectOf } from '../db/dialect.js';
 import type { CambiosTable, Db } from '../db/schema.js';
@@ -98,8 +98,7 @@ export async function recordChange(
     await context.batch.add(change);
     return undefined;
   }
-  const { id } = await insertReturning(db, 'cambios', change);
-  return Number(id);
+  return Number(await insertReturningKey(db, 'cambios', change, 'id'));
 }
 
 /** The fields whose value differs, in the resource's order (the key first); all of them for a creation or a deletion. */

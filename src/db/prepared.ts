@@ -46,6 +46,18 @@ export async function insertReturning<T extends keyof Database>(db: Db, table: T
   return stored;
 }
 
+/** Stores `row` in `table`, answering its key alone (no read back of the rest: a change's snapshots are long). */
+export async function insertReturningKey<T extends keyof Database>(db: Db, table: T, row: Insertable<Database[T]>, key: string): Promise<unknown> {
+  const entries = defined(row as Row);
+  const values = entries.map(([, value]) => value);
+  const text = textOf(`${dialectOf(db)} insert-key ${table} ${key} ${entries.map(([column]) => column).join()}`, values, () =>
+    (db as unknown as Loose).insertInto(table as string).values(Object.fromEntries(entries)).returning(key).compile(),
+  );
+  const [stored] = (await db.executeQuery<Row>(CompiledQuery.raw(text, values))).rows;
+  if (stored === undefined) throw new Error(`insert into ${table} answered no row`);
+  return stored[key];
+}
+
 /** Changes the fields of `row` in the row of `table` whose `keyColumn` is `key`; undefined when there is none. */
 export async function updateReturning<T extends keyof Database>(
   db: Db, table: T, keyColumn: string & keyof Database[T], key: number, row: Updateable<Database[T]>,
