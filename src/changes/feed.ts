@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { normalizeKey } from '../catalogue/keys.js';
 import { dialectOf } from '../db/dialect.js';
-import type { Condition } from '../db/listing.js';
+import { filtersOf, type Condition } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
-import { changesWhere, type ChangeRow } from './read.js';
+import { changeList, changesWhere, type ChangeRow } from './read.js';
 
 /** What a stream is told: each change once, in id order. The feed moves `last` past what it sends. */
 export interface Subscriber {
@@ -76,7 +76,7 @@ export class ChangeFeed {
     try {
       const horizon = await this.currentHorizon();
       for (;;) {
-        const rows = await changesWhere(this.db, sql`id > ${subscriber.last} and id <= ${horizon} ${filters(conditions)}`, PAGE);
+        const rows = await changesWhere(this.db, sql`id > ${subscriber.last} and id <= ${horizon} ${filters(this.db, conditions)}`, PAGE);
         for (const row of rows) deliver(subscriber, row);
         if (rows.length < PAGE) break;
       }
@@ -164,26 +164,10 @@ function deliver(subscriber: Subscriber, row: ChangeRow): void {
   subscriber.send(row);
 }
 
-/** The list filters as SQL on the change log's columns, for a stream's catch-up (db/listing.ts says the same for lists). */
-function filters(conditions: Condition[]) {
-  if (conditions.length === 0) return sql``;
-  return sql`and ${sql.join(conditions.map(toSql), sql` and `)}`;
-}
-
-function toSql(c: Condition) {
-  const column = sql.ref(c.kind.type === 'text' ? `${c.field}_clave` : c.field);
-  switch (c.op) {
-    case 'eq':
-      return sql`${column} in (${sql.join(c.values)})`;
-    case 'ne':
-      return sql`${column} not in (${sql.join(c.values)})`;
-    case 'gte':
-      return sql`${sql.join(c.values.map((v) => sql`${column} >= ${v}`), sql` and `)}`;
-    case 'lte':
-      return sql`${sql.join(c.values.map((v) => sql`${column} <= ${v}`), sql` and `)}`;
-    case 'like':
-      return sql`(${sql.join(c.values.map((v) => sql`${column} like ${`%${String(v).replace(/[\\%_]/g, (x) => `\\${x}`)}%`} escape '\\'`), sql` or `)})`;
-  }
+/** The list's own filters (db/listing.ts), for a stream's catch-up. */
+function filters(db: Db, conditions: Condition[]) {
+  const where = filtersOf(db, changeList, conditions);
+  return where.length === 0 ? sql`` : sql`and ${sql.join(where, sql` and `)}`;
 }
 
 /** The same filters in memory: for the changes a poll uncovers, or a deleted event's last values. */

@@ -46,12 +46,8 @@ export interface ListTable {
  * `<field>_clave` columns, in code-point order on both backends, so answers are identical.
  */
 export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsInTable: number): Promise<{ rows: unknown[]; total: number }> {
-  const dialect = dialectOf(db);
-  const column = (field: string) => sql.ref(spec.kinds[field]?.type === 'text' ? `${field}_clave` : field);
-  const ordered = (field: string): RawBuilder<unknown> =>
-    spec.kinds[field]?.type === 'text' && dialect === 'postgres' ? sql`${column(field)} collate "C"` : sql`${column(field)}`;
-
-  const where: Expression<SqlBool>[] = query.conditions.map((c) => condition(c, column(c.field), ordered(c.field)));
+  const { column, ordered } = columnsOf(db, spec);
+  const where: Expression<SqlBool>[] = filtersOf(db, spec, query.conditions);
   if (query.search !== undefined) {
     const pattern = `%${escapeLike(query.search)}%`;
     // Text fields by their normalized column; enum values are ASCII, so lower() folds them alike everywhere.
@@ -73,6 +69,21 @@ export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsIn
       : sql<{ n: number | string }>`select count(*) as n from ${table} ${filtered}`.execute(db).then(({ rows: [count] }) => Number(count?.n ?? 0)),
   ]);
   return { rows: rows.rows, total };
+}
+
+/** A field's column (text: its normalized `<field>_clave`), and the same as it sorts and compares. */
+function columnsOf(db: Db, spec: ListTable) {
+  const dialect = dialectOf(db);
+  const column = (field: string) => sql.ref(spec.kinds[field]?.type === 'text' ? `${field}_clave` : field);
+  const ordered = (field: string): RawBuilder<unknown> =>
+    spec.kinds[field]?.type === 'text' && dialect === 'postgres' ? sql`${column(field)} collate "C"` : sql`${column(field)}`;
+  return { column, ordered };
+}
+
+/** The list filters as SQL conditions: what listRows applies, for others that read the same table (the change feed). */
+export function filtersOf(db: Db, spec: ListTable, conditions: Condition[]): Expression<SqlBool>[] {
+  const { column, ordered } = columnsOf(db, spec);
+  return conditions.map((c) => condition(c, column(c.field), ordered(c.field)));
 }
 
 const ALL = sql<SqlBool>`1 = 1`;

@@ -1,8 +1,9 @@
-import { Box, Card, CardContent, FormControl, InputLabel, MenuItem, Select, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Box, Card, CardContent, FormControl, InputLabel, MenuItem, Select, Stack, Table, TableBody, TableCell, TableRow, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { Title, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { resourceLabels } from '../../../src/catalogue/labels';
+import { HeadRow } from '../common/HeadRow';
 import { request } from '../dataProvider/http';
 import { useChangeText, type Change } from './changeText';
 
@@ -69,14 +70,7 @@ export const CambiosRecientes = () => {
         </Stack>
         <Box sx={{ overflowX: 'auto' }}>
           <Table size="small" aria-label={translate('cartelera.changes.recent')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('cartelera.changes.columns.when')}</TableCell>
-                <TableCell>{translate('cartelera.changes.columns.who')}</TableCell>
-                <TableCell>{translate('cartelera.changes.columns.resource')}</TableCell>
-                <TableCell>{translate('cartelera.changes.columns.what')}</TableCell>
-              </TableRow>
-            </TableHead>
+            <HeadRow titles={['when', 'who', 'resource', 'what'].map((c) => translate(`cartelera.changes.columns.${c}`))} />
             <TableBody>
               {changes.map((change) => (
                 <TableRow key={change.id} data-cambio={change.id}>

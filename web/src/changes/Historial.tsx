@@ -1,7 +1,8 @@
 import RestoreIcon from '@mui/icons-material/Restore';
-import { Box, Button, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { useNotify, useRecordContext, useRefresh, useResourceContext, useTranslate, useUpdate } from 'react-admin';
+import { HeadRow } from '../common/HeadRow';
 import { request } from '../dataProvider/http';
 import { useChangeText, type Change } from './changeText';
 
@@ -46,14 +47,7 @@ export const Historial = (_props: { label?: string }) => {
   return (
     <Box sx={{ overflowX: 'auto', maxWidth: '100%' }}>
     <Table size="small" aria-label={translate('cartelera.changes.history')}>
-      <TableHead>
-        <TableRow>
-          <TableCell>{translate('cartelera.changes.columns.when')}</TableCell>
-          <TableCell>{translate('cartelera.changes.columns.who')}</TableCell>
-          <TableCell>{translate('cartelera.changes.columns.what')}</TableCell>
-          <TableCell />
-        </TableRow>
-      </TableHead>
+      <HeadRow titles={[...['when', 'who', 'what'].map((c) => translate(`cartelera.changes.columns.${c}`)), '']} />
       <TableBody>
         {changes.map((change, i) => (
           <TableRow key={change.id}>

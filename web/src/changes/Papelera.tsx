@@ -1,8 +1,9 @@
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
-import { Alert, Box, Button, Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { Title, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { HeadRow } from '../common/HeadRow';
 import { request } from '../dataProvider/http';
 import { useChangeText, type Change } from './changeText';
 
@@ -53,15 +54,7 @@ export const Papelera = () => {
         {deleted && deleted.length > 0 && (
           <Box sx={{ overflowX: 'auto' }}>
             <Table size="small" aria-label={translate('cartelera.changes.trash')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('cartelera.changes.columns.record')}</TableCell>
-                  <TableCell>{translate('cartelera.changes.columns.resource')}</TableCell>
-                  <TableCell>{translate('cartelera.changes.columns.who')}</TableCell>
-                  <TableCell>{translate('cartelera.changes.columns.when')}</TableCell>
-                  <TableCell />
-                </TableRow>
-              </TableHead>
+              <HeadRow titles={[...['record', 'resource', 'who', 'when'].map((c) => translate(`cartelera.changes.columns.${c}`)), '']} />
               <TableBody>
                 {deleted.map((change) => {
                   const back = restored.get(change.id);

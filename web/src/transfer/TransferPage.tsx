@@ -15,13 +15,13 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
 import { useState, type ChangeEvent } from 'react';
 import { HttpError, Title, useNotify, useTranslate } from 'react-admin';
 import { EXISTENTES, type Existentes, type ImportReport } from '../../../src/api/transferSchemas';
+import { HeadRow } from '../common/HeadRow';
 import { request } from '../dataProvider/http';
 
 type Outcome = { checked: boolean; report: ImportReport };
@@ -149,13 +149,7 @@ const Report = ({ outcome: { checked, report }, t }: { outcome: Outcome; t: (key
           </Alert>
           <Box sx={{ overflowX: 'auto' }}>
           <Table size="small" aria-label={c('sentence')}>
-            <TableHead>
-              <TableRow>
-                {['file', 'sheet', 'row', 'field', 'value', 'sentence'].map((key) => (
-                  <TableCell key={key}>{c(key)}</TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
+            <HeadRow titles={['file', 'sheet', 'row', 'field', 'value', 'sentence'].map(c)} />
             <TableBody>
               {report.problemas.map((p, i) => (
                 <TableRow key={i}>
@@ -177,13 +171,7 @@ const Report = ({ outcome: { checked, report }, t }: { outcome: Outcome; t: (key
             {checked ? t('checkedOk') : t('stored')}
           </Alert>
           <Table size="small" aria-label={c('resource')}>
-            <TableHead>
-              <TableRow>
-                {['resource', 'created', 'updated', 'unchanged'].map((key) => (
-                  <TableCell key={key}>{c(key)}</TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
+            <HeadRow titles={['resource', 'created', 'updated', 'unchanged'].map(c)} />
             <TableBody>
               {Object.entries(report.recuentos).map(([resource, counts]) => (
                 <TableRow key={resource}>
