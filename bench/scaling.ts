@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   ensureWrk();
   const workDir = mkdtempSync(join(tmpdir(), 'cartelera-scaling-'));
   atExit(() => rmSync(workDir, { recursive: true, force: true }));
-  const postgres = await startEmbeddedPostgres();
+  const postgres = await startEmbeddedPostgres({ durability: 'production' });
   atExit(() => postgres.stop());
   const rows: Row[] = [];
   for (const count of [1, 2]) {

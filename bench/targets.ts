@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -11,7 +11,7 @@ import { atExit, pinned, startServer, type ServerProcess } from './process.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-sqlite-node24', 'cartelera-postgres', 'json-server', 'platformatic-db', 'ceiling'] as const;
+export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-baseline', 'cartelera-sqlite-node24', 'cartelera-postgres', 'json-server', 'platformatic-db', 'ceiling'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /**
@@ -83,10 +83,12 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
   switch (name) {
     case 'cartelera-sqlite':
       return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {});
+    case 'cartelera-baseline':
+      return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {}, process.execPath, baselineRoot());
     case 'cartelera-sqlite-node24':
       return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {}, node24());
     case 'cartelera-postgres': {
-      const postgres = await startEmbeddedPostgres();
+      const postgres = await startEmbeddedPostgres({ durability: 'production' });
       const stopPostgres = atExit(() => postgres.stop());
       const url = new URL(postgres.url);
       await adminQuery(postgres.url, 'create database cartelera_bench');
@@ -113,14 +115,41 @@ function node24(): string {
   return found.stdout.trim();
 }
 
+/**
+ * The commit the bench compares this code with (BENCH_BASELINE, default the code before the change
+ * log): its tree, built once into .bench/baseline-<commit>/ with this checkout's node_modules.
+ */
+export const BASELINE = process.env.BENCH_BASELINE || 'a2e6fea';
+
+function baselineRoot(): string {
+  const git = (...args: string[]) => {
+    const run = spawnSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (run.status !== 0) throw new Error(`git ${args.join(' ')} failed (exit ${run.status})`);
+    return run.stdout.trim();
+  };
+  const commit = git('rev-parse', '--verify', `${BASELINE}^{commit}`);
+  const dir = join(root, '.bench', `baseline-${commit.slice(0, 12)}`);
+  if (!existsSync(join(dir, 'dist', 'server.js'))) {
+    console.log(`cartelera-baseline: building ${BASELINE} (${commit.slice(0, 12)}) into ${dir}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const archive = spawnSync('sh', ['-c', `git archive ${commit} | tar -x -C "${dir}"`], { cwd: root, stdio: 'inherit' });
+    if (archive.status !== 0) throw new Error(`git archive ${commit} failed`);
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+    const build = spawnSync('npm', ['run', 'build'], { cwd: dir, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error(`building ${BASELINE} failed (exit ${build.status})`);
+  }
+  return dir;
+}
+
 /** The service itself, as `npm start` runs it but without npm, so the measured pid is the server's. */
 async function cartelera(
-  name: TargetName, movies: number, databaseUrl: string, afterStop: () => Promise<void>, node = process.execPath,
+  name: TargetName, movies: number, databaseUrl: string, afterStop: () => Promise<void>, node = process.execPath, cwd = root,
 ): Promise<Target> {
   const port = await freePort();
   const launch = () =>
     startServer(name, pinned(0, [node, ...startArguments()]), {
-      cwd: root,
+      cwd,
       port,
       env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
       readyPath: '/health',

@@ -60,7 +60,7 @@ async function writeDocument(path: string): Promise<number> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-bench-data-'));
-const postgres = await startEmbeddedPostgres();
+const postgres = await startEmbeddedPostgres({ durability: 'production' });
 try {
   const document = join(dir, 'catalogo.json');
   const records = await writeDocument(document);

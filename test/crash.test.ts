@@ -127,6 +127,15 @@ interface RoundFigures {
   acknowledgedLate: number;
   inFlightAtKill: number;
   unanswered: number;
+  /** Halfway to the kill: the mean number of writes a transaction held (src/db/groupCommit.ts), from /metrics. */
+  meanGroup?: Promise<number>;
+}
+
+/** The service's mean group size so far: writes committed over the transactions that committed them. */
+async function meanGroupOf(service: Service): Promise<number> {
+  const text = await (await fetch(`${service.base}/metrics`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).text();
+  const counter = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+  return counter('db_grouped_writes_total') / counter('db_write_groups_total');
 }
 
 /** Runs every client against `service` and kills it with SIGKILL after `killAt` acknowledged writes. */
@@ -176,6 +185,7 @@ async function loadUntilKilled(service: Service, clients: Client[], shared: numb
     if (killed) figures.acknowledgedLate++;
     // From a timer rather than here, so that the kill lands at any point of the client's work.
     else if (++figures.acknowledged === killAt) setTimeout(kill, Math.random() * 20);
+    else if (figures.acknowledged === Math.floor(killAt / 2)) figures.meanGroup = meanGroupOf(service);
     return answer;
   }
 
@@ -338,7 +348,8 @@ const started = harness();
 
 async function start(url: string): Promise<Service> {
   // No load shedding: its 503s are not what this test is about, and this load may well trip it.
-  const service = await started.service({ DATABASE_URL: url, LOG_LEVEL: 'warn', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  // Metrics: the test reads how the writes were grouped.
+  const service = await started.service({ DATABASE_URL: url, LOG_LEVEL: 'warn', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0', METRICS_ENABLED: 'true' });
   await service.healthy(30000);
   return service;
 }
@@ -371,13 +382,15 @@ describe(`a crash under load (${backend})`, () => {
       const killAt = KILL_AFTER + Math.floor(Math.random() * KILL_SPREAD);
       const figures = await loadUntilKilled(service, writers, shared, killAt);
       assert.ok(figures.inFlightAtKill > 0, 'the kill came while writes were in flight');
+      const meanGroup = await figures.meanGroup;
+      assert.ok(meanGroup !== undefined && meanGroup > 1.5, `the writes were committed in groups (mean group ${meanGroup})`);
 
       await assertStoreIntact(store.url);
       service = await start(store.url);
       const found = await readRows(service.base);
       const applied = verify(found, clients);
       t.diagnostic(
-        `kill ${round}: ${figures.acknowledged} writes acknowledged before the kill; ${figures.inFlightAtKill} in flight at it, of which ` +
+        `kill ${round}: ${figures.acknowledged} writes acknowledged before the kill, in groups of ${meanGroup.toFixed(1)} on average; ${figures.inFlightAtKill} in flight at it, of which ` +
           `${figures.acknowledgedLate} had been answered 2xx and ${figures.unanswered} never were (${applied} of those found done whole, the rest not at all); ` +
           `after restart, all ${figures.acknowledged + figures.acknowledgedLate} acknowledged writes verified, ${found.size} rows checked`,
       );

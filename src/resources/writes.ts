@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { messages } from '../catalogue/messages.js';
 import { invalid, notFound } from '../catalogue/refusal.js';
 import { lockRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
+import { committed } from '../db/groupCommit.js';
 import { isTransaction } from '../db/sqlite.js';
 import type { Db } from '../db/schema.js';
 import { recordChange, type ChangeContext } from '../changes/log.js';
@@ -31,8 +32,8 @@ type Row = Record<string, unknown>;
 export async function createRecord(
   db: Db, resource: AnyResource, input: Row, context: ChangeContext,
 ): Promise<Row> {
-  return guarded(db, resource, input, () =>
-    inTransaction(db, async (trx) => {
+  return inTransaction(db, (trx) =>
+    guarded(trx, resource, input, async () => {
       const created = await resource.queries(trx).create(input);
       await recordChange(trx, resource, created[resource.key.name] as number, null, resource.representation(created), context);
       return created;
@@ -44,8 +45,8 @@ export async function replaceRecord(
   db: Db, resource: AnyResource, key: number, body: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const fields = withoutKey(resource, body, key);
-  return guarded(db, resource, body, () =>
-    inTransactionOn(db, resource, key, precondition, async (trx, queries, current) => {
+  return inTransactionOn(db, resource, key, precondition, (trx, queries, current) =>
+    guarded(trx, resource, body, async () => {
       if (!current) return undefined;
       const updated = await queries.update(key, fields);
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
@@ -58,8 +59,8 @@ export async function patchRecord(
   db: Db, resource: AnyResource, key: number, patch: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const changes = withoutKey(resource, patch, key);
-  return guarded(db, resource, changes, () =>
-    inTransactionOn(db, resource, key, precondition, async (trx, queries, current) => {
+  return inTransactionOn(db, resource, key, precondition, (trx, queries, current) =>
+    guarded(trx, resource, changes, async () => {
       if (!current) return undefined;
       const merged = { ...pick(current, resource.fieldNames), ...changes };
       const updated = await queries.update(key, merged).catch((error: unknown) => {
@@ -77,23 +78,23 @@ export async function patchRecord(
 export async function removeRecord(
   db: Db, resource: AnyResource, key: number, context: ChangeContext, precondition?: Precondition,
 ): Promise<boolean> {
-  try {
-    // Inside a caller's transaction (an undo), a refused delete must leave it usable for the sentence below.
-    return await inSavepoint(db, () => inTransactionOn(db, resource, key, precondition, async (trx, queries, current) => {
-      if (!current) return false;
-      const dependents = await dependentsOf(trx, resource, key);
-      if (!(await queries.remove(key))) return false;
-      const baja = await recordChange(trx, resource, key, resource.representation(current), null, context);
-      for (const row of dependents) {
-        await recordChange(trx, participaciones, row.id as number, participaciones.representation(row), null, { ...context, causa: baja });
-      }
-      return true;
-    }));
-  } catch (error) {
-    const { stillUsed } = resource.queries(db);
-    if (violationOf(error) !== 'foreign_key' || !stillUsed) throw error;
-    throw invalid(await stillUsed(key));
-  }
+  return inTransactionOn(db, resource, key, precondition, async (trx, queries, current) => {
+    if (!current) return false;
+    try {
+      return await inSavepoint(trx, async () => {
+        const dependents = await dependentsOf(trx, resource, key);
+        if (!(await queries.remove(key))) return false;
+        const baja = await recordChange(trx, resource, key, resource.representation(current), null, context);
+        for (const row of dependents) {
+          await recordChange(trx, participaciones, row.id as number, participaciones.representation(row), null, { ...context, causa: baja });
+        }
+        return true;
+      });
+    } catch (error) {
+      if (violationOf(error) !== 'foreign_key' || !queries.stillUsed) throw error;
+      throw invalid(await queries.stillUsed(key));
+    }
+  });
 }
 
 /** The record with this key, or a not-found Refusal naming it. */
@@ -102,24 +103,35 @@ export function found<T>(resource: AnyResource, key: number, record: T | undefin
   return record;
 }
 
-/** Runs `work` in `db`'s transaction when it is one, else in a new one. */
+/**
+ * Runs `work` in `db`'s transaction when it is one, else in one it may share with the writes that
+ * arrive with it (db/groupCommit.ts): either way it settles once its changes are committed.
+ */
 export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return isTransaction(db) ? work(db) : db.transaction().execute(work);
+  return isTransaction(db) ? work(db) : committed(db, work);
 }
 
-/** Runs `work` in a savepoint when `db` is a transaction, so that a refusal rolls back `work` alone. */
-async function inSavepoint<T>(db: Db, work: () => Promise<T>): Promise<T> {
-  if (!isTransaction(db)) return work();
-  await sql`savepoint cartelera_write`.execute(db);
+/**
+ * Runs `work` in a savepoint of transaction `trx`: a statement the store refuses rolls back `work`
+ * alone, and leaves the transaction usable (on PostgreSQL, a failed statement fails the whole
+ * transaction otherwise) to say why, as the store stood before `work`.
+ */
+async function inSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T> {
+  await trx.executeQuery(SAVEPOINT);
   try {
     const result = await work();
-    await sql`release savepoint cartelera_write`.execute(db);
+    await trx.executeQuery(RELEASE);
     return result;
   } catch (error) {
-    await sql`rollback to savepoint cartelera_write`.execute(db);
+    await trx.executeQuery(ROLLBACK);
+    await trx.executeQuery(RELEASE);
     throw error;
   }
 }
+
+const SAVEPOINT = CompiledQuery.raw('savepoint cartelera_write');
+const RELEASE = CompiledQuery.raw('release savepoint cartelera_write');
+const ROLLBACK = CompiledQuery.raw('rollback to savepoint cartelera_write');
 
 /** Runs `write` in a transaction holding the record, after `precondition` accepted it as it stands. */
 function inTransactionOn<T>(
@@ -146,22 +158,23 @@ class RefusedRow extends Error {
 }
 
 /**
- * Runs a write, turning the store's integrity refusals into the contract's sentences, which name
- * the values of `body`, or of the row a RefusedRow carries.
+ * Runs a write in transaction `trx`, turning the store's integrity refusals into the contract's
+ * sentences, which name the values of `body`, or of the row a RefusedRow carries. What a missing
+ * reference names is asked in the same transaction, as the store stood before the write: the
+ * writes committed with it (db/groupCommit.ts) cannot change the answer.
  */
 async function guarded<T>(
-  db: Db, resource: AnyResource, body: Row, write: () => Promise<T>,
+  trx: Db, resource: AnyResource, body: Row, write: () => Promise<T>,
 ): Promise<T> {
   try {
-    return await write();
+    return await inSavepoint(trx, write);
   } catch (thrown) {
     const [error, row] = thrown instanceof RefusedRow ? [thrown.refusal, thrown.row] : [thrown, body];
     switch (violationOf(error)) {
       case 'unique':
         throw invalid(messages.duplicate(resource.nouns, resource.uniqueValue(row)));
       case 'foreign_key': {
-        // Asked outside the failed write: on PostgreSQL its transaction can run nothing more.
-        const missing = await missingReferences(db, resource, row).catch(() => []);
+        const missing = await missingReferences(trx, resource, row);
         throw invalid(missing.join(' ') || messages.brokenReference);
       }
       case 'check':

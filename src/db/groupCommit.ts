@@ -1,0 +1,123 @@
+import { CompiledQuery } from 'kysely';
+import { isStoreUnavailable } from './errors.js';
+import type { Db } from './schema.js';
+import { writeTransaction } from './sqlite.js';
+
+/**
+ * Group commit. Writes that arrive together (in one turn of the event loop, or while the previous
+ * group was committing) run in one transaction, each in a savepoint of its own, and are all answered
+ * once that transaction has committed. A refused write rolls back its own savepoint and refuses only
+ * itself; the writes before and after it in the group are stored as they would be alone, in their
+ * order of arrival. One commit then does for the whole group what it did for each write: SQLite
+ * appends each changed page to its WAL once (the change log's, the row counts', the index pages
+ * every write touches), and PostgreSQL syncs its WAL once.
+ *
+ * Nothing is answered, and nothing is visible to a read, before the group's commit. If the group's
+ * transaction fails as a whole (its commit, a lost connection, a lock not granted), each of its
+ * writes runs again alone, so that each gets the answer it would get alone.
+ *
+ * A process commits one group at a time per store: the writes of one group take their row locks in
+ * their order of arrival, and two groups of one process never wait on each other's locks.
+ */
+export type Write<T> = (trx: Db) => Promise<T>;
+
+interface Pending {
+  write: Write<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** The most writes one transaction takes: more would keep reads waiting on SQLite's one connection. */
+const MAX_GROUP = 64;
+
+const SAVEPOINT = CompiledQuery.raw('savepoint cartelera_group');
+const RELEASE = CompiledQuery.raw('release savepoint cartelera_group');
+const ROLLBACK = CompiledQuery.raw('rollback to savepoint cartelera_group');
+
+/** What this process committed so far: groups, and the writes they held (on /metrics). */
+export const groupCommits = { groups: 0, writes: 0 };
+
+const committers = new WeakMap<Db, <T>(write: Write<T>) => Promise<T>>();
+
+/** Runs `write` in a transaction it may share with the writes that arrive with it; settles after the commit. */
+export function committed<T>(db: Db, write: Write<T>): Promise<T> {
+  let commit = committers.get(db);
+  if (!commit) {
+    commit = groupCommitter(db);
+    committers.set(db, commit);
+  }
+  return commit(write);
+}
+
+function groupCommitter(db: Db): <T>(write: Write<T>) => Promise<T> {
+  let queue: Pending[] = [];
+  let draining = false;
+
+  const drain = async () => {
+    while (queue.length > 0) {
+      const group = queue.slice(0, MAX_GROUP);
+      queue = queue.slice(MAX_GROUP);
+      await commitGroup(db, group);
+    }
+    draining = false;
+  };
+
+  return <T>(write: Write<T>) =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      if (draining) return;
+      draining = true;
+      // After this turn of the event loop, so that the writes whose requests arrived in it join.
+      setImmediate(() => void drain());
+    });
+}
+
+async function commitGroup(db: Db, group: Pending[]): Promise<void> {
+  const [only] = group;
+  if (group.length === 1 && only) {
+    await writeTransaction(db, only.write).then(only.resolve, only.reject);
+    counted(1);
+    return;
+  }
+  let outcomes: Outcome[];
+  try {
+    outcomes = await writeTransaction(db, async (trx) => {
+      const done: Outcome[] = [];
+      for (const { write } of group) done.push(await inSavepoint(trx, write));
+      return done;
+    });
+  } catch {
+    // The group failed as a whole: each write alone, so that each gets its own answer.
+    for (const pending of group) await commitGroup(db, [pending]);
+    return;
+  }
+  counted(group.length);
+  group.forEach((pending, i) => {
+    const outcome = outcomes[i];
+    if (outcome?.ok) pending.resolve(outcome.value);
+    else pending.reject(outcome?.error);
+  });
+}
+
+function counted(writes: number): void {
+  groupCommits.groups++;
+  groupCommits.writes += writes;
+}
+
+async function inSavepoint(trx: Db, write: Write<unknown>): Promise<Outcome> {
+  await trx.executeQuery(SAVEPOINT);
+  try {
+    const value = await write(trx);
+    await trx.executeQuery(RELEASE);
+    return { ok: true, value };
+  } catch (error) {
+    // The store failing (a deadlock, a lock not granted in time, a lost connection) is not this
+    // write's refusal: it fails the group, whose writes then run again alone. So does failing here.
+    if (isStoreUnavailable(error)) throw error;
+    await trx.executeQuery(ROLLBACK);
+    await trx.executeQuery(RELEASE);
+    return { ok: false, error };
+  }
+}
