@@ -151,7 +151,8 @@ async function cartelera(
     startServer(name, pinned(0, [node, ...startArguments()]), {
       cwd,
       port,
-      env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      // Room for bench/changes.ts's 1,000 live streams beside wrk's connections.
+      env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MAX_CONNECTIONS: '2000', CHANGES_MAX_STREAMS: '1000' },
       readyPath: '/health',
     }).catch(async (error: unknown) => {
       await afterStop();

@@ -55,8 +55,11 @@ export const ConfigSchema = Type.Object({
   UNDER_PRESSURE_MAX_RSS_BYTES: Type.Integer({ minimum: 0, default: 0 }),
   /** Changes older than this many days are pruned from the change log (hourly, in small batches). */
   CHANGES_KEEP_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 365 }),
-  /** Live change streams (GET /cambios as text/event-stream) one process keeps open; more get 503. */
-  CHANGES_MAX_STREAMS: Type.Integer({ minimum: 0, default: 1000 }),
+  /**
+   * Live change streams (GET /cambios as text/event-stream) one process keeps open; more get 503.
+   * Half of MAX_CONNECTIONS's default: streams never take every connection from the API's requests.
+   */
+  CHANGES_MAX_STREAMS: Type.Integer({ minimum: 0, default: 500 }),
   /** The calendar's name in calendar apps (X-WR-CALNAME of /eventosUrbanos.ics). */
   CALENDAR_NAME: Type.String({ minLength: 1, default: 'Cartelera' }),
   /** The domain of the calendar's event UIDs (eventoUrbano-<id>@<domain>): keep it once published. */

@@ -17,6 +17,8 @@ export interface Subscriber {
 interface Follower {
   subscriber: Subscriber;
   queued: ChangeRow[] | undefined;
+  /** The resources it follows (its `recurso=` filter), or undefined for all of them. */
+  resources: readonly string[] | undefined;
 }
 
 /** How often the store is asked for newly committed changes while anyone listens. */
@@ -38,6 +40,9 @@ const PAGE = 1000;
  */
 export class ChangeFeed {
   private readonly followers = new Set<Follower>();
+  /** The followers of every resource, and those of each resource: a change is looked at by the ones it may concern only. */
+  private readonly ofEverything = new Set<Follower>();
+  private readonly ofResource = new Map<string, Set<Follower>>();
   /** Highest id up to which every change is visible, and was handed to the subscribers. */
   private horizon: number | undefined;
   /** PostgreSQL: ids seen, each waiting for the transactions its snapshot saw in progress. */
@@ -66,11 +71,11 @@ export class ChangeFeed {
    * first, then it is fed as the horizon advances. The returned function stops it.
    */
   async subscribe(subscriber: Subscriber, conditions: Condition[]): Promise<() => void> {
-    const follower: Follower = { subscriber, queued: [] };
-    this.followers.add(follower);
+    const follower: Follower = { subscriber, queued: [], resources: resourcesOf(conditions) };
+    this.add(follower);
     this.start();
     const stop = () => {
-      this.followers.delete(follower);
+      this.remove(follower);
       if (this.followers.size === 0) this.stop();
     };
     try {
@@ -92,7 +97,7 @@ export class ChangeFeed {
 
   close(): void {
     this.closed = true;
-    this.followers.clear();
+    for (const follower of this.followers) this.remove(follower);
     this.stop();
   }
 
@@ -117,17 +122,42 @@ export class ChangeFeed {
     const from = this.horizon;
     this.horizon = Math.max(from ?? 0, next);
     if (from === undefined || this.horizon <= from || this.followers.size === 0) return;
+    // Only the changes of resources someone follows are read.
+    if (this.ofEverything.size === 0 && this.ofResource.size === 0) return;
+    const wanted = this.ofEverything.size > 0 ? sql`` : sql`and recurso in (${sql.join([...this.ofResource.keys()])})`;
     let after = from;
     for (;;) {
-      const rows = await changesWhere(this.db, sql`id > ${after} and id <= ${this.horizon}`, PAGE);
+      const rows = await changesWhere(this.db, sql`id > ${after} and id <= ${this.horizon} ${wanted}`, PAGE);
       for (const row of rows) {
-        for (const { subscriber, queued } of this.followers) {
-          if (queued) queued.push(row);
-          else if (subscriber.matches(row)) deliver(subscriber, row);
+        for (const followers of [this.ofEverything, this.ofResource.get(row.recurso)]) {
+          for (const { subscriber, queued } of followers ?? []) {
+            if (queued) queued.push(row);
+            else if (subscriber.matches(row)) deliver(subscriber, row);
+          }
         }
       }
       if (rows.length < PAGE) return;
       after = rows[rows.length - 1]?.id ?? after;
+    }
+  }
+
+  private add(follower: Follower): void {
+    this.followers.add(follower);
+    if (!follower.resources) this.ofEverything.add(follower);
+    for (const resource of follower.resources ?? []) {
+      let set = this.ofResource.get(resource);
+      if (!set) this.ofResource.set(resource, (set = new Set()));
+      set.add(follower);
+    }
+  }
+
+  private remove(follower: Follower): void {
+    this.followers.delete(follower);
+    this.ofEverything.delete(follower);
+    for (const resource of follower.resources ?? []) {
+      const set = this.ofResource.get(resource);
+      set?.delete(follower);
+      if (set?.size === 0) this.ofResource.delete(resource);
     }
   }
 
@@ -155,6 +185,14 @@ export class ChangeFeed {
     }
     return horizon;
   }
+}
+
+/** The resources a stream's `recurso=` filter names; undefined when it has none. */
+function resourcesOf(conditions: Condition[]): string[] | undefined {
+  const named = conditions.filter((c) => c.field === 'recurso' && c.op === 'eq');
+  if (named.length === 0) return undefined;
+  // Several `recurso=` conditions must all hold: the resources each of them names.
+  return named.map((c) => c.values.map(String)).reduce((a, b) => a.filter((r) => b.includes(r)));
 }
 
 /** Sends `row` unless the subscriber has it already, and moves its `last` past it. */

@@ -112,6 +112,11 @@ describe(`the live change feed (${backend})`, () => {
       await post(base, '/peliculas', { titulo: 'Zama', sipnosis: 'x', duracion: 115, categoria_id: 1 });
       await filtered.until((e) => e.length === 1, 'the movie');
       assert.deepEqual(filtered.events.map((e) => e.data.recurso), ['peliculas']);
+      // Streams of different resources and of every resource, fed from the same reads of the log.
+      await fromQuery.until((e) => e.length === 4, 'the new category');
+      await resumed.until((e) => e.length === 5, 'both new changes');
+      assert.deepEqual(fromQuery.events.map((e) => e.data.recurso), ['categorias', 'categorias', 'categorias', 'categorias']);
+      assert.deepEqual(resumed.events.map((e) => e.data.recurso).slice(-2), ['categorias', 'peliculas']);
       for (const s of [resumed, filtered, fromQuery]) s.stop();
     } finally {
       await app.close();
