@@ -79,17 +79,17 @@ export async function recordChange(
   db: Db, resource: AnyResource, clave: number, antes: Representation, despues: Representation, context: ChangeContext,
 ): Promise<number | undefined> {
   const operacion: Operacion = antes === null ? 'alta' : despues === null ? 'baja' : 'modificacion';
-  const campos = changedFields(resource, antes, despues);
-  if (campos.length === 0) return undefined;
+  const campos = operacion === 'modificacion' ? changedFields(resource, antes, despues) : undefined;
+  if (campos?.length === 0) return undefined;
   const change: ChangeValues = {
       recurso: resource.name,
       clave,
       operacion,
       antes,
       despues,
-      campos: JSON.stringify(campos),
+      campos: campos ? JSON.stringify(campos) : allFieldsOf(resource),
       quien: context.quien,
-      quien_clave: context.quien === null ? null : normalizeKey(context.quien),
+      quien_clave: keyOf(context.quien),
       cuando: new Date().toISOString().replace('Z', '+00:00'),
       causa: context.causa ?? null,
       deshace: context.deshace ?? null,
@@ -99,6 +99,25 @@ export async function recordChange(
     return undefined;
   }
   return Number(await insertReturningKey(db, 'cambios', change, 'id'));
+}
+
+/** A creation's or a deletion's `campos`: every field, as JSON, worked out once per resource. */
+const allFields = new WeakMap<AnyResource, string>();
+function allFieldsOf(resource: AnyResource): string {
+  let text = allFields.get(resource);
+  if (text === undefined) {
+    text = JSON.stringify(changedFields(resource, null, null));
+    allFields.set(resource, text);
+  }
+  return text;
+}
+
+/** `quien_clave`: the normalized `quien`, the last one kept (one import or request writes many changes with one). */
+let lastQuien: { quien: string; clave: string } | undefined;
+function keyOf(quien: Quien): string | null {
+  if (quien === null) return null;
+  if (lastQuien?.quien !== quien) lastQuien = { quien, clave: normalizeKey(quien) };
+  return lastQuien.clave;
 }
 
 /** The fields whose value differs, in the resource's order (the key first); all of them for a creation or a deletion. */

@@ -46,6 +46,39 @@ export async function insertReturning<T extends keyof Database>(db: Db, table: T
   return stored;
 }
 
+/**
+ * Stores `rows` in `table`, many a statement (runs of rows with the same columns, up to MANY_ROWS
+ * each); answers the rows as stored, in no particular order: match them by a unique value.
+ */
+export async function insertManyReturning<T extends keyof Database>(db: Db, table: T, rows: Insertable<Database[T]>[]): Promise<Stored<T>[]> {
+  const stored: Stored<T>[] = [];
+  let run: [string, unknown][][] = [];
+  let columns = '';
+  const store = async () => {
+    if (run.length === 0) return;
+    const values = run.flatMap((entries) => entries.map(([, value]) => value));
+    const text = textOf(`${dialectOf(db)} insert-many ${table} ${columns} ${run.length}`, values, () =>
+      (db as unknown as Loose).insertInto(table as string).values(run.map((entries) => Object.fromEntries(entries))).returningAll().compile(),
+    );
+    stored.push(...(await db.executeQuery<Stored<T>>(CompiledQuery.raw(text, values))).rows);
+    run = [];
+  };
+  for (const row of rows) {
+    const entries = defined(row as Row);
+    const shape = entries.map(([column]) => column).join();
+    if (shape !== columns || run.length >= MANY_ROWS) {
+      await store();
+      columns = shape;
+    }
+    run.push(entries);
+  }
+  await store();
+  return stored;
+}
+
+/** Rows a multi-row insert takes at most: well within either store's limit on a statement's parameters. */
+const MANY_ROWS = 500;
+
 /** Stores `row` in `table`, answering its key alone (no read back of the rest: a change's snapshots are long). */
 export async function insertReturningKey<T extends keyof Database>(db: Db, table: T, row: Insertable<Database[T]>, key: string): Promise<unknown> {
   const entries = defined(row as Row);

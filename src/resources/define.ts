@@ -1,8 +1,10 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import type { Insertable } from 'kysely';
 import type { Nouns } from '../catalogue/messages.js';
 import type { FieldKind } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
 import { withKeys } from '../catalogue/keys.js';
+import { insertManyReturning } from '../db/prepared.js';
 
 /** The explicit queries of one resource; each resource writes its own SQL. */
 export interface Queries<Item, Create, Fields, Lookup> {
@@ -97,6 +99,11 @@ export interface Resource<
     Static<TObject<F>>,
     Static<L>
   >;
+  /**
+   * Stores many new records (an import), many a statement, in transaction `db`; answers them as
+   * stored, in no particular order. The store refuses them all if it refuses one.
+   */
+  createMany(db: Db, inputs: Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
   /** The record exactly as the API answers it: its ETag and every export are computed from this. */
   representation(record: Record<string, unknown>): string;
   /** What the "Ya existe…" sentence names: the unique fields' values. */
@@ -136,6 +143,7 @@ export function defineResource<T extends keyof Database, K extends string, F ext
       const queries = def.queries(db);
       return { ...queries, create: (input) => queries.create(keyed(input)), update: (id, fields) => queries.update(id, keyed(fields)) };
     },
+    createMany: (db, inputs) => insertManyReturning(db, def.table, inputs.map((input) => keyed(input) as Insertable<Database[T]>)),
     path: `/${def.name}`,
     schemas: {
       item,

@@ -35,9 +35,16 @@ export async function createRecord(
   return inTransaction(db, (trx) =>
     guarded(trx, resource, input, async () => {
       const created = await resource.queries(trx).create(input);
-      await recordChange(trx, resource, created[resource.key.name] as number, null, resource.representation(created), context);
+      await recordCreated(trx, resource, created, context);
       return created;
     }));
+}
+
+/** Logs the creation of `created`, just stored in transaction `trx` (an import stores many at once); answers its key. */
+export async function recordCreated(trx: Db, resource: AnyResource, created: Row, context: ChangeContext): Promise<number> {
+  const key = created[resource.key.name] as number;
+  await recordChange(trx, resource, key, null, resource.representation(created), context);
+  return key;
 }
 
 /** Replaces a record's fields (PUT); undefined when there is no such record. */
@@ -116,7 +123,7 @@ export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise
  * alone, and leaves the transaction usable (on PostgreSQL, a failed statement fails the whole
  * transaction otherwise) to say why, as the store stood before `work`.
  */
-async function inSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T> {
+export async function inSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T> {
   await trx.executeQuery(SAVEPOINT);
   try {
     const result = await work();

@@ -7,7 +7,8 @@ import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { writeTransaction } from '../db/sqlite.js';
 import type { AnyResource } from '../resources/define.js';
-import { createRecord, replaceRecord } from '../resources/writes.js';
+import { violationOf } from '../db/errors.js';
+import { createRecord, inSavepoint, recordCreated, replaceRecord } from '../resources/writes.js';
 import { ChangeBatch, type ChangeContext, type Quien } from '../changes/log.js';
 import type { Incoming, Place } from './readers.js';
 import { namesOf } from './table.js';
@@ -86,8 +87,24 @@ export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming[]
   return result;
 }
 
+/** A new record read and checked, waiting to be stored with the others of its resource. */
+interface Held {
+  value: Record<string, unknown>;
+  place: Place;
+  unique: string;
+}
+
+/** Records held at most before they are stored. */
+const HOLD = 500;
+
 class Importer {
   private readonly known = new Map<AnyResource, Known>();
+
+  /**
+   * New records of one resource, in the order read, stored many a statement (resource.createMany)
+   * when the file moves on to another resource, before an update, when HOLD are held, and at the end.
+   */
+  private held: { resource: AnyResource; records: Held[] } | undefined;
 
   /** Who writes; the import's changes are stored many a statement. */
   private readonly context: ChangeContext;
@@ -106,6 +123,8 @@ class Importer {
   }
 
   async take(resource: AnyResource, raw: Record<string, unknown>, place: Place, given?: Record<string, string>): Promise<void> {
+    // Records may refer to the held ones, by id or by name: those are stored first.
+    if (this.held && this.held.resource !== resource) await this.storeHeld();
     const problems: Problem[] = [];
     // The API ignores fields it does not know; an import says so instead of dropping them.
     const names = namesOf(resource);
@@ -134,6 +153,7 @@ class Importer {
 
   /** After every record: the changes still held are stored, and ids kept from the file must not be handed out again. */
   async finish(): Promise<void> {
+    await this.storeHeld();
     await this.context.batch?.flush();
     for (const [resource, known] of this.known) {
       if (known.restored && !resource.key.chosenByClient) await moveSequencePastKeys(this.db, resource.table, resource.key.name);
@@ -193,6 +213,7 @@ class Importer {
       if (this.options.onConflict === 'skip') return void counts.skipped++;
       // A record the file gives as it is stored is left alone: "updated" counts real changes only.
       if (await this.unchanged(resource, existing, value)) return void counts.skipped++;
+      await this.storeHeld();
       if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, { ...value, [keyName]: existing }, this.context));
       counts.updated++;
       return;
@@ -200,16 +221,58 @@ class Importer {
     if (fileKey !== undefined && known.keys.has(fileKey)) {
       return void problems.push({ field: keyName, sentence: messages.idTaken(resource.nouns, fileKey) });
     }
-    const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value, this.context)) : undefined;
-    const key = created ? (created[keyName] as number) : (fileKey ?? ++known.highest);
     if (fileKey !== undefined) {
-      known.fromFile.set(fileKey, key);
+      known.fromFile.set(fileKey, fileKey);
       known.restored = true;
     }
+    counts.created++;
+    if (!this.storing) return void this.know(known, unique, fileKey ?? known.highest + 1);
+    // A key the file gives is known now; one the store hands out, once the record is stored.
+    if (fileKey !== undefined) this.know(known, unique, fileKey);
+    this.held ??= { resource, records: [] };
+    this.held.records.push({ value, place, unique });
+    if (this.held.records.length >= HOLD) await this.storeHeld();
+  }
+
+  private know(known: Known, unique: string, key: number): void {
     known.highest = Math.max(known.highest, key);
     known.keys.add(key);
     known.byUnique.set(unique, key);
-    counts.created++;
+  }
+
+  /**
+   * Stores the held records, many a statement, and logs their creation. If the store refuses the
+   * statement, each record is stored alone instead, so that the one it refuses is named with its place.
+   */
+  private async storeHeld(): Promise<void> {
+    const held = this.held;
+    this.held = undefined;
+    if (!held) return;
+    const { resource, records } = held;
+    const known = this.known.get(resource) ?? (await this.knownOf(resource));
+    if (!this.storing) return records.forEach(({ unique }) => this.know(known, unique, known.byUnique.get(unique) ?? known.highest + 1));
+    let stored: Record<string, unknown>[];
+    try {
+      stored = await inSavepoint(this.db, () => resource.createMany(this.db, records.map(({ value }) => value)));
+    } catch (error) {
+      if (violationOf(error) === undefined) throw error;
+      for (const { value, place, unique } of records) {
+        const problems: Problem[] = [];
+        const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value, this.context)) : undefined;
+        for (const problem of problems) this.result.problems.push({ ...problem, place, resource: resource.name });
+        this.know(known, unique, created ? (created[resource.key.name] as number) : (known.byUnique.get(unique) ?? known.highest + 1));
+      }
+      return;
+    }
+    // Matched by key where the file gave one, else by the unique value (normalized: the dearer match).
+    const keyName = resource.key.name;
+    const byKey = new Map(stored.map((row) => [row[keyName], row]));
+    const byUnique = records.every(({ value }) => value[keyName] !== undefined) ? undefined : new Map(stored.map((row) => [uniqueKeyOf(resource, row), row]));
+    for (const { value, unique } of records) {
+      const row = value[keyName] === undefined ? byUnique?.get(unique) : byKey.get(value[keyName]);
+      if (!row) throw new Error(`the store answered no row for ${resource.name} ${unique}`);
+      this.know(known, unique, await recordCreated(this.db, resource, row, this.context));
+    }
   }
 
   /** Whether replacing the stored record `key` with `value` would change none of its fields. */

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/db/connect.js';
+import { dialectOf } from '../../src/db/dialect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Db } from '../../src/db/schema.js';
+import { importCatalogue } from '../../src/transfer/import.js';
+import { readImport } from '../../src/transfer/readers.js';
+import { backend, freshStore } from '../stores.js';
+
+// An import stores its new records many a statement (src/transfer/import.ts, storeHeld). These
+// tests hold that path to what storing them one by one gave: keys, references by name, the change
+// log in file order, and, when the store refuses one row of a statement, that row named alone.
+
+const MOVIES = 1234; // more than one statement's worth, and not a multiple of it
+
+function document(movies: { titulo: string; id?: number }[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cartelera-import-'));
+  const file = join(dir, 'catalogo.json');
+  const peliculas = movies.map((m) => ({ ...m, sipnosis: 's', duracion: 90, categoria: 'Drama' }));
+  writeFileSync(file, JSON.stringify({ formato: 'cartelera', version: 1, categorias: [{ nombre: 'Drama' }], peliculas }));
+  return file;
+}
+
+async function withStore(test: (db: Db) => Promise<void>): Promise<void> {
+  const store = await freshStore();
+  const db = openDatabase(store.url);
+  try {
+    await migrateToLatest(db);
+    await test(db);
+  } finally {
+    await db.destroy();
+    await store.drop();
+  }
+}
+
+const importFile = (db: Db, file: string) => importCatalogue(db, readImport([file]), { onConflict: 'error', dryRun: false, quien: 'ana' });
+
+/** A trigger that refuses one title as the store refuses a broken reference, which no check before the insert foresees. */
+async function refuseTitle(db: Db, titulo: string): Promise<void> {
+  if (dialectOf(db) === 'sqlite') {
+    await sql.raw(`create trigger rechaza before insert on peliculas when new.titulo = '${titulo}' begin select raise(abort, 'FOREIGN KEY constraint failed'); end`).execute(db);
+  } else {
+    await sql.raw(`create function rechaza() returns trigger language plpgsql as $$ begin if new.titulo = '${titulo}' then raise foreign_key_violation; end if; return new; end $$`).execute(db);
+    await sql.raw('create trigger rechaza before insert on peliculas for each row execute function rechaza()').execute(db);
+  }
+}
+
+describe(`import, many records a statement (${backend})`, () => {
+  it('when a file holds more movies than one statement takes, then each is stored with the key the store hands out, named by its category, and logged in file order', async () => {
+    await withStore(async (db) => {
+      // A key the store handed out before is never handed out again, even once its record is gone.
+      await sql`insert into categorias (nombre, nombre_clave) values ('Vieja', 'vieja')`.execute(db);
+      await sql`delete from categorias`.execute(db);
+      const result = await importFile(db, document(Array.from({ length: MOVIES }, (_, i) => ({ titulo: `Película ${i + 1}` }))));
+      assert.deepEqual(result.problems, []);
+      assert.deepEqual(result.counts, { categorias: { created: 1, updated: 0, skipped: 0 }, peliculas: { created: MOVIES, updated: 0, skipped: 0 } });
+      const { rows: categorias } = await sql<{ id: number }>`select id from categorias`.execute(db);
+      assert.deepEqual(categorias.map((c) => Number(c.id)), [2]);
+      const { rows: peliculas } = await sql<{ id: number; titulo: string; categoria_id: number }>`select id, titulo, categoria_id from peliculas order by id`.execute(db);
+      assert.equal(peliculas.length, MOVIES);
+      peliculas.forEach((p, i) => assert.deepEqual([Number(p.id), p.titulo, Number(p.categoria_id)], [i + 1, `Película ${i + 1}`, 2]));
+      const { rows: cambios } = await sql<{ recurso: string; clave: number; despues: string; quien: string }>`select recurso, clave, despues, quien from cambios order by id`.execute(db);
+      assert.deepEqual(cambios.map((c) => [c.recurso, Number(c.clave)]), [['categorias', 2], ...peliculas.map((p) => ['peliculas', Number(p.id)])]);
+      assert.deepEqual(JSON.parse(cambios[MOVIES]?.despues ?? '{}'), { id: MOVIES, titulo: `Película ${MOVIES}`, sipnosis: 's', duracion: 90, categoria_id: 2 });
+      assert.ok(cambios.every((c) => c.quien === 'ana'));
+    });
+  });
+
+  it('when the store refuses one row of a statement, then that row is named with its place and nothing is stored', async () => {
+    await withStore(async (db) => {
+      await refuseTitle(db, 'Película 700');
+      const result = await importFile(db, document(Array.from({ length: MOVIES }, (_, i) => ({ titulo: `Película ${i + 1}` }))));
+      assert.deepEqual(
+        result.problems.map((p) => [p.place.file.endsWith('catalogo.json'), p.place.list, p.place.position, p.resource, p.sentence]),
+        [[true, 'peliculas', 700, 'peliculas', 'El registro hace referencia a otro que no existe.']],
+      );
+      for (const table of ['categorias', 'peliculas', 'cambios']) {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+        assert.equal(Number(rows[0]?.n), 0, `${table} is empty`);
+      }
+    });
+  });
+});
