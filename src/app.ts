@@ -19,7 +19,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { waitForStore } from './db/wait.js';
 import { crossOrigin } from './ops/cors.js';
 import { healthRoutes } from './ops/health.js';
-import { expectationRefusals, serverLimits } from './ops/limits.js';
+import { expectationRefusals, lingeringClose, serverLimits } from './ops/limits.js';
 import { protect } from './ops/protection.js';
 import { echoRequestId, requestIdOf } from './ops/requestId.js';
 import { resources } from './resources/index.js';
@@ -46,6 +46,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   if (config.MAX_CONNECTIONS > 0) app.server.maxConnections = config.MAX_CONNECTIONS;
   expectationRefusals(app);
+  lingeringClose(app);
   echoRequestId(app);
   let db: Db;
   try {
@@ -89,7 +90,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const { metricsRoutes } = await import('./ops/metrics.js');
     metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
   }
-  const versions = tableVersions(db);
+  const versions = tableVersions(db, Object.fromEntries(resources.map((r) => [r.name, r.table])));
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS });
   calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN });

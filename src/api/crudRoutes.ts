@@ -76,7 +76,7 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
     if (cache) {
       const answer = await cache(`${lookup.param}/${String(value)}`, async () => {
         const record = await resource.queries(db).find(value);
-        return record && { body: resource.representation(record) };
+        return record && { body: resource.representation(record), record: record[key.name] as number };
       });
       if (!answer) throw missing();
       return sendCached(reply, answer);

@@ -21,37 +21,79 @@ export interface CacheLimits {
 }
 
 /**
- * Serialized answers that depend on one table only, kept while that table's version holds (any
- * write to the table, by any process, drops them all), the oldest leaving first past `limits`. A hit
- * skips the queries, the serialization and the hashing of the ETag.
+ * Serialized answers that depend on one table only, the oldest leaving first past `limits`. A hit
+ * skips the queries, the serialization and the hashing of the ETag. An answer is kept while the
+ * table's version holds; when it moves (a write by any process), an answer about one record (a
+ * lookup) is dropped only if that record changed, when the change log says which did
+ * (Versions.changedSince); every other answer (a page: any write may move it) is dropped.
  */
 export function answerCache(versions: Versions, table: keyof Database, limits: CacheLimits) {
   const answers = new Map<string, CachedAnswer>();
+  /** The record each answer is about, if it is about one; the keys of the answers about each record, and of the others. */
+  const recordOf = new Map<string, number>();
+  const ofRecord = new Map<number, Set<string>>();
+  const ofTable = new Set<string>();
   let bytes = 0;
   let version = -1;
 
-  function keep(key: string, answer: CachedAnswer) {
+  function forget(key: string) {
+    const answer = answers.get(key);
+    if (!answer) return;
+    answers.delete(key);
+    bytes -= answer.body.length;
+    const record = recordOf.get(key);
+    if (record === undefined) return void ofTable.delete(key);
+    recordOf.delete(key);
+    const keys = ofRecord.get(record);
+    keys?.delete(key);
+    if (keys?.size === 0) ofRecord.delete(record);
+  }
+
+  function keep(key: string, answer: CachedAnswer, record: number | undefined) {
     if (answer.body.length > limits.bytes / 16) return;
+    forget(key);
     answers.set(key, answer);
     bytes += answer.body.length;
-    for (const [oldest, old] of answers) {
+    if (record === undefined) ofTable.add(key);
+    else {
+      recordOf.set(key, record);
+      let keys = ofRecord.get(record);
+      if (!keys) ofRecord.set(record, (keys = new Set()));
+      keys.add(key);
+    }
+    for (const oldest of answers.keys()) {
       if (answers.size <= limits.entries && bytes <= limits.bytes) break;
-      answers.delete(oldest);
-      bytes -= old.body.length;
+      forget(oldest);
     }
   }
 
-  /** The answer kept under `key`, or the one `make` serializes (undefined: nothing to answer). */
+  /** After the table's version moved from `version`: drop what may have changed. */
+  function moved(changed: ReadonlySet<number> | undefined) {
+    if (changed === undefined) {
+      answers.clear();
+      recordOf.clear();
+      ofRecord.clear();
+      ofTable.clear();
+      bytes = 0;
+      return;
+    }
+    for (const key of ofTable) forget(key);
+    for (const record of changed) for (const key of ofRecord.get(record) ?? []) forget(key);
+  }
+
+  /**
+   * The answer kept under `key`, or the one `make` serializes (undefined: nothing to answer). An
+   * answer about one record says which (`record`, its key).
+   */
   return async function answer(
     key: string,
-    make: (state: TableState) => Promise<{ body: string; headers?: Record<string, string> } | undefined>,
+    make: (state: TableState) => Promise<{ body: string; headers?: Record<string, string>; record?: number } | undefined>,
   ): Promise<CachedAnswer | undefined> {
     // Read before the rows: a write in between leaves an answer that the next version check drops.
     const state = await versions.of(table);
     const current = state.version;
     if (current !== version) {
-      answers.clear();
-      bytes = 0;
+      moved(version < 0 ? undefined : versions.changedSince(table, version));
       version = current;
     }
     const kept = answers.get(key);
@@ -61,7 +103,7 @@ export function answerCache(versions: Versions, table: keyof Database, limits: C
     const etag = etagOf(made.body);
     const answer = { body: Buffer.from(made.body), etag, headers: { 'content-type': JSON_TYPE, ...made.headers, etag } };
     // Kept only if no newer version was seen while the rows were read.
-    if (current === version) keep(key, answer);
+    if (current === version) keep(key, answer, made.record);
     return answer;
   };
 }

@@ -1,4 +1,5 @@
 import { changeSignals, type ChangeSignals } from '../db/sqlite.js';
+import { sql } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
 
 /** A table as `versiones` describes it: its version and how many rows it holds. */
@@ -10,24 +11,109 @@ export interface TableState {
 /**
  * Whether a table changed, and its size: its row in `versiones`, which the store's own triggers
  * keep on every change, whichever connection or process made it (migrations 0003 and 0004). Every
- * cache keeps its answers under the version it read them at, and drops them when the version
- * moves: that is the one invalidation rule, and no writer needs to know about caches.
+ * cache keeps its answers under the version it read them at, and looks again when the version
+ * moves: no writer needs to know about caches.
+ *
+ * Which records changed comes from the change log, read in the same statement as the versions (so
+ * from the same snapshot): the changes logged since the last look, by table. When they account for
+ * every step of a table's version (one step per row written, one change per row changed), a cache
+ * may drop the answers of those records alone. When they do not (a write that changed nothing, a
+ * change committed out of id order on PostgreSQL, an edit made outside the service, a burst larger
+ * than CHANGES_READ), nobody knows which records changed, and caches drop everything.
  */
 export interface Versions {
   of(table: keyof Database): Promise<TableState>;
+  /**
+   * The keys of the table's records changed from version `since` to the version last answered by
+   * `of`; undefined when that is not known.
+   */
+  changedSince(table: keyof Database, since: number): ReadonlySet<number> | undefined;
 }
 
 type States = Map<string, TableState>;
 const NONE: TableState = { version: 0, rows: 0 };
 
-export function tableVersions(db: Db): Versions {
-  // Every table's row at once: six short rows cost about what one does.
+/** Changes read at most per look; past that, caches drop everything they hold of the tables that moved. */
+const CHANGES_READ = 2000;
+/** Steps of a table's version remembered; a cache further behind drops everything. */
+const HISTORY = 64;
+
+/** One step of a table's version: the keys changed, or undefined when they are not known. */
+interface Step {
+  from: number;
+  to: number;
+  keys: Set<number> | undefined;
+}
+
+type Seen = { kind: number; a: string; b: number | string; c: number | string };
+
+/** `tableOf`: the table each resource of the change log (`cambios.recurso`) lives in. */
+export function tableVersions(db: Db, tableOf: Record<string, string>): Versions {
+  const history = new Map<string, Step[]>();
+  let states: States | undefined;
+  let lastChange: number | undefined;
+
+  // Every table's row at once (six short rows cost about what one does), the changes since the
+  // last look, and the newest change's id: one statement, one snapshot.
   const readAll = async (): Promise<States> => {
-    const rows = await db.selectFrom('versiones').select(['tabla', 'version', 'filas']).execute();
-    return new Map(rows.map((row) => [row.tabla, { version: Number(row.version), rows: Number(row.filas) }]));
+    // The first look reads no change: it is where the history starts.
+    const since = lastChange ?? 0;
+    const limit = lastChange === undefined ? 0 : CHANGES_READ + 1;
+    const { rows } = await sql<Seen>`
+      select 0 as kind, tabla as a, version as b, filas as c from versiones
+      union all select * from (select 1 as kind, recurso as a, clave as b, id as c from cambios where id > ${since} order by id limit ${limit}) as changes
+      union all select 2 as kind, '' as a, coalesce(max(id), 0) as b, 0 as c from cambios`.execute(db);
+    const next: States = new Map();
+    const logged = new Map<string, number[]>();
+    let newest = 0;
+    let changes = 0;
+    // Reads may overlap (PostgreSQL's pool): a change an earlier read already counted is not counted again.
+    const counted = lastChange ?? Number.MAX_SAFE_INTEGER;
+    for (const row of rows) {
+      if (Number(row.kind) === 0) next.set(row.a, { version: Number(row.b), rows: Number(row.c) });
+      else if (Number(row.kind) === 1) {
+        changes++;
+        if (Number(row.c) <= counted) continue;
+        const table = tableOf[row.a] ?? row.a;
+        let keys = logged.get(table);
+        if (!keys) logged.set(table, (keys = []));
+        keys.push(Number(row.b));
+      } else newest = Number(row.b);
+    }
+    // A read that finished after a newer one: its states are older; it changes nothing here.
+    if ([...next].some(([table, state]) => state.version < (states?.get(table)?.version ?? 0))) return next;
+    const complete = lastChange !== undefined && changes <= CHANGES_READ;
+    for (const [table, state] of next) {
+      const before = states?.get(table);
+      if (!before || before.version === state.version) continue;
+      const keys = logged.get(table) ?? [];
+      const step: Step = { from: before.version, to: state.version, keys: complete && keys.length === state.version - before.version ? new Set(keys) : undefined };
+      const steps = history.get(table) ?? [];
+      steps.push(step);
+      if (steps.length > HISTORY) steps.shift();
+      history.set(table, steps);
+    }
+    states = next;
+    lastChange = Math.max(lastChange ?? 0, newest);
+    return next;
   };
+
+  const changedSince = (table: keyof Database, since: number): ReadonlySet<number> | undefined => {
+    if (states?.get(table)?.version === since) return new Set();
+    const steps = history.get(table) ?? [];
+    const first = steps.findIndex((step) => step.from === since);
+    if (first < 0) return undefined;
+    const keys = new Set<number>();
+    for (const step of steps.slice(first)) {
+      if (!step.keys) return undefined;
+      for (const key of step.keys) keys.add(key);
+    }
+    return keys;
+  };
+
   const signals = changeSignals(db);
-  return signals ? sqliteVersions(signals, readAll) : sharedReads(readAll);
+  const of = signals ? sqliteVersions(signals, readAll) : sharedReads(readAll);
+  return { of, changedSince };
 }
 
 /**
@@ -35,18 +121,16 @@ export function tableVersions(db: Db): Versions {
  * in one turn of the event loop share one read, sent once that turn is over: it starts after each of
  * them arrived, so it sees every write acknowledged before any of them was sent.
  */
-function sharedReads(readAll: () => Promise<States>): Versions {
+function sharedReads(readAll: () => Promise<States>): Versions['of'] {
   let next: Promise<States> | undefined;
-  return {
-    async of(table) {
-      next ??= new Promise<States>((resolve, reject) =>
-        setImmediate(() => {
-          next = undefined;
-          readAll().then(resolve, reject);
-        }),
-      );
-      return (await next).get(table) ?? NONE;
-    },
+  return async (table) => {
+    next ??= new Promise<States>((resolve, reject) =>
+      setImmediate(() => {
+        next = undefined;
+        readAll().then(resolve, reject);
+      }),
+    );
+    return (await next).get(table) ?? NONE;
   };
 }
 
@@ -55,7 +139,7 @@ function sharedReads(readAll: () => Promise<States>): Versions {
  * process count their own writes; while neither moved, the states last read still hold without
  * reading a table.
  */
-function sqliteVersions(signals: ChangeSignals, readAll: () => Promise<States>): Versions {
+function sqliteVersions(signals: ChangeSignals, readAll: () => Promise<States>): Versions['of'] {
   // Requests handled in one turn of the event loop were all in flight together, so a commit by
   // another connection that one of them cannot see is concurrent with all of them: one look per
   // turn serves them all. Writes from this process are counted instead, so they show at once.
@@ -69,21 +153,19 @@ function sqliteVersions(signals: ChangeSignals, readAll: () => Promise<States>):
   };
   let known: States | undefined;
   let seen = { dataVersion: -1, writes: -1 };
-  return {
-    async of(table) {
-      const dataVersion = dataVersionOf();
-      const writes = signals.writesInProcess();
-      if (dataVersion !== seen.dataVersion || writes !== seen.writes) {
-        known = undefined;
-        seen = { dataVersion, writes };
-      }
-      let states = known;
-      if (states === undefined) {
-        states = await readAll();
-        // A write may have landed while reading; keep the states only if nothing moved meanwhile.
-        if (signals.writesInProcess() === seen.writes) known = states;
-      }
-      return states.get(table) ?? NONE;
-    },
+  return async (table) => {
+    const dataVersion = dataVersionOf();
+    const writes = signals.writesInProcess();
+    if (dataVersion !== seen.dataVersion || writes !== seen.writes) {
+      known = undefined;
+      seen = { dataVersion, writes };
+    }
+    let states = known;
+    if (states === undefined) {
+      states = await readAll();
+      // A write may have landed while reading; keep the states only if nothing moved meanwhile.
+      if (signals.writesInProcess() === seen.writes) known = states;
+    }
+    return states.get(table) ?? NONE;
   };
 }

@@ -55,6 +55,7 @@ export async function replaceRecord(
   return inTransactionOn(db, resource, key, precondition, (trx, queries, current) =>
     guarded(trx, resource, body, async () => {
       if (!current) return undefined;
+      if (changesNothing(resource, current, fields)) return current;
       const updated = await queries.update(key, fields);
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
       return updated;
@@ -70,6 +71,7 @@ export async function patchRecord(
     guarded(trx, resource, changes, async () => {
       if (!current) return undefined;
       const merged = { ...pick(current, resource.fieldNames), ...changes };
+      if (changesNothing(resource, current, merged)) return current;
       const updated = await queries.update(key, merged).catch((error: unknown) => {
         throw new RefusedRow(error, merged);
       });
@@ -102,6 +104,14 @@ export async function removeRecord(
       throw invalid(await queries.stillUsed(key));
     }
   });
+}
+
+/**
+ * Whether storing `fields` over the record `current` would change nothing the API shows: such a
+ * write stores nothing, logs nothing, and leaves the caches be.
+ */
+export function changesNothing(resource: AnyResource, current: Row, fields: Row): boolean {
+  return resource.representation({ ...current, ...fields }) === resource.representation(current);
 }
 
 /** The record with this key, or a not-found Refusal naming it. */

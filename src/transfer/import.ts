@@ -8,7 +8,7 @@ import type { Db } from '../db/schema.js';
 import { writeTransaction } from '../db/sqlite.js';
 import type { AnyResource } from '../resources/define.js';
 import { violationOf } from '../db/errors.js';
-import { createRecord, inSavepoint, recordCreated, replaceRecord } from '../resources/writes.js';
+import { changesNothing, createRecord, inSavepoint, recordCreated, replaceRecord } from '../resources/writes.js';
 import { ChangeBatch, type ChangeContext, type Quien } from '../changes/log.js';
 import type { Incoming, Place } from './readers.js';
 import { namesOf } from './table.js';
@@ -278,7 +278,7 @@ class Importer {
   /** Whether replacing the stored record `key` with `value` would change none of its fields. */
   private async unchanged(resource: AnyResource, key: number, value: Record<string, unknown>): Promise<boolean> {
     const stored = await resource.queries(this.db).get(key);
-    return stored !== undefined && resource.representation({ ...stored, ...value, [resource.key.name]: key }) === resource.representation(stored);
+    return stored !== undefined && changesNothing(resource, stored, { ...value, [resource.key.name]: key });
   }
 
   /** A write the checks above let through that the store refuses all the same: its sentence. */

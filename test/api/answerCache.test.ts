@@ -6,7 +6,7 @@ import { answerCache } from '../../src/cache/answers.js';
 /** A table version the test moves by hand. */
 function fakeVersions() {
   let version = 1;
-  const versions: Versions = { of: async () => ({ version, rows: 1 }) };
+  const versions: Versions = { of: async () => ({ version, rows: 1 }), changedSince: () => undefined };
   return { versions, bump: () => version++ };
 }
 
@@ -78,5 +78,31 @@ describe('the answer cache', () => {
     assert.equal(await cache('x', nothing), undefined);
     assert.equal(await cache('x', nothing), undefined);
     assert.equal(calls, 2);
+  });
+
+  it('when the version moves and the change log names the records that changed, then only their answers, and the answers about no one record, are made again', async () => {
+    let version = 1;
+    let changed: Set<number> | undefined = new Set([2]);
+    const versions: Versions = { of: async () => ({ version, rows: 3 }), changedSince: (_, since) => (since === 1 ? changed : undefined) };
+    const cache = answerCache(versions, 'peliculas', { entries: 10, bytes: 1000 });
+    const made: string[] = [];
+    const get = (key: string, record?: number) =>
+      cache(key, async () => {
+        made.push(key);
+        return { body: key, ...(record !== undefined && { record }) };
+      });
+    await get('uno', 1);
+    await get('dos', 2);
+    await get('dos-también', 2);
+    await get('página');
+    version = 2;
+    for (const key of ['uno', 'dos', 'dos-también', 'página']) await get(key, { uno: 1, dos: 2, 'dos-también': 2 }[key]);
+    assert.deepEqual(made.slice(4), ['dos', 'dos-también', 'página']);
+
+    // Not known which changed: every answer again.
+    changed = undefined;
+    version = 3;
+    await get('uno', 1);
+    assert.deepEqual(made.slice(7), ['uno']);
   });
 });
