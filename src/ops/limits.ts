@@ -49,9 +49,59 @@ interface HttpSocket extends Socket {
   parser?: { incoming?: { url?: string; complete: boolean } | null } | null;
 }
 
+/**
+ * Lingering close, as nginx does it: a request refused before all of it was read is answered, then
+ * the rest of what the client sends is read and dropped, up to LINGER_BYTES and LINGER_MS, before
+ * the connection closes. Closing at once, with the client's bytes still unread, makes the system
+ * reset the connection, and a client still sending its request then loses the answer.
+ */
+export const LINGER_BYTES = 8 * 1024 * 1024;
+export const LINGER_MS = 5000;
+
+/** Sockets lingering. */
+const lingering = new WeakSet<Socket>();
+
+/** How often a lingering socket's count of bytes read is looked at (Node's parser reads it, and says nothing of what it drops). */
+const LINGER_CHECK_MS = 10;
+
+/**
+ * Ends `socket` after what is written, then lets Node's parser read and drop what arrives, until
+ * the client is done (`request`'s body ends, or the client closes) or a bound is reached.
+ * `request`: the request whose body is still arriving, when its headers were read.
+ */
+function linger(socket: Socket, request: IncomingMessage | undefined): void {
+  if (lingering.has(socket)) return;
+  lingering.add(socket);
+  socket.end();
+  const start = socket.bytesRead;
+  const deadline = Date.now() + LINGER_MS;
+  const check = setInterval(() => {
+    if (socket.bytesRead - start > LINGER_BYTES || Date.now() > deadline) socket.destroy();
+  }, LINGER_CHECK_MS);
+  socket.once('close', () => clearInterval(check));
+  request?.once('end', () => socket.destroy());
+}
+
+/**
+ * Answers sent before the request was read whole (a 413, a 401 or 415 before the body) close the
+ * connection lingering, instead of at once (Fastify asks to close it after a body it refused) or
+ * after reading the rest without bound (Node's default otherwise).
+ */
+export function lingeringClose(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    const incoming = request.raw;
+    if (incoming.complete) return;
+    reply.header('connection', 'close');
+    // Node closes a connection that is not kept alive with destroySoon() once the answer is written.
+    const socket = incoming.socket as Socket & { destroySoon(): void };
+    socket.destroySoon = () => linger(socket, incoming);
+  });
+}
+
 function answerClientError(app: FastifyInstance, error: ConnectionError, socket: HttpSocket, maxHeaderBytes: number) {
-  // A reset connection has nobody left to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A reset connection has nobody left to answer; one answered already is lingering (Node's parser
+  // refuses each chunk it is given after the first refusal).
+  if (error.code === 'ECONNRESET' || socket.destroyed || lingering.has(socket)) return;
   const m = messages.protection;
   const [status, details] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, m.requestTimeout]
@@ -67,7 +117,9 @@ function answerClientError(app: FastifyInstance, error: ConnectionError, socket:
         `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
     );
   }
-  socket.destroy(error);
+  // A timed-out client has stopped sending, or sends too slowly to wait for.
+  if (status === 408) socket.destroy(error);
+  else linger(socket, undefined);
 }
 
 /** The request's path without the query, when it is known: its headers arrived, or the refused bytes begin with it. */
