@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { startArguments } from '../test/service.js';
 import { CATEGORY_COUNT, category, movie } from './catalogue.js';
+import { node24 } from './node24.js';
 import { startPlatformatic } from './platformatic.js';
 import { atExit, pinned, startServer, type ServerProcess } from './process.js';
 
@@ -86,7 +87,7 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
     case 'cartelera-baseline':
       return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {}, process.execPath, baselineRoot());
     case 'cartelera-sqlite-node24':
-      return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {}, node24());
+      return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {}, node24(root));
     case 'cartelera-postgres': {
       const postgres = await startEmbeddedPostgres({ durability: 'production' });
       const stopPostgres = atExit(() => postgres.stop());
@@ -102,17 +103,6 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
     case 'ceiling':
       return ceiling(movies);
   }
-}
-
-/**
- * The Node.js 24 that `npm run test:node24` uses (package.json's config.node24, from the npm
- * registry's node package, by npm exec): the same project, its Node-API addons load on either.
- */
-function node24(): string {
-  const { config } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { config: { node24: string } };
-  const found = spawnSync('npm', ['exec', '--yes', `--package=node@${config.node24}`, '--', 'node', '-p', 'process.execPath'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (found.status !== 0) throw new Error(`npm exec node@${config.node24} failed (exit ${found.status})`);
-  return found.stdout.trim();
 }
 
 /**

@@ -1,0 +1,14 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The Node.js 24 that `npm run test:node24` uses (package.json's config.node24, from the npm
+ * registry's node package, by npm exec): the path of its binary.
+ */
+export function node24(root: string): string {
+  const { config } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { config: { node24: string } };
+  const found = spawnSync('npm', ['exec', '--yes', `--package=node@${config.node24}`, '--', 'node', '-p', 'process.execPath'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (found.status !== 0) throw new Error(`npm exec node@${config.node24} failed (exit ${found.status})`);
+  return found.stdout.trim();
+}
