@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/config.js';
 import { QUIET_WAIT_S } from './cpu.js';
 import { PLATFORMATIC_VERSION } from './platformatic.js';
@@ -273,16 +273,21 @@ BENCH_SKIP_100K=1 npm run bench                       # without the 100,000-movi
 It needs \`wrk\` (\`apt-get install -y wrk\`; installed by the run itself when missing and run as root)
 and the dev dependencies (\`npm ci\`). Platformatic DB is not one of them: the first run that includes
 it installs \`@platformatic/db@${PLATFORMATIC_VERSION}\` with npm into \`.bench/platformatic/\` (git-ignored,
-a few minutes; its SQLite driver is built from source when npm cannot fetch a prebuilt one), and later
-runs reuse it. Apart from that install, it leaves nothing behind: servers, the SQLite files,
+a few minutes: its SQLite driver, better-sqlite3 11, is built from source against Node.js 24, on which
+Platformatic DB then runs, since that driver does not build against Node.js 26), and later runs reuse
+it. The code before the change log (the target \`cartelera-baseline\`; another commit with
+\`BENCH_BASELINE=<commit>\`) is taken from git and built once into \`.bench/baseline-<commit>/\` with this
+checkout's \`node_modules\`. Apart from those, it leaves nothing behind: servers, the SQLite files,
 json-server's db.json, Platformatic DB's config and PostgreSQL's data folder live under the OS temp dir
 and are removed at the end, on failure and on Ctrl-C too.
 
 ## How it measures
 
 - **Targets**, one after another, each alone on the machine: cartelera on SQLite (a fresh file),
-  cartelera on PostgreSQL (the embedded server from \`test/embedded-postgres.ts\`, a fresh database,
-  the default pool of \`DATABASE_POOL_MAX=${POOL_MAX}\` connections),
+  the same service as it was before the change log (commit ${BASELINE}: every write since also
+  stores its change, in the same transaction), cartelera on PostgreSQL (the embedded server from
+  \`test/embedded-postgres.ts\` at production durability, \`fsync=on\` and \`synchronous_commit=on\`, a
+  fresh database, the default pool of \`DATABASE_POOL_MAX=${POOL_MAX}\` connections),
   json-server 0.17 (a fresh db.json), Platformatic DB ${PLATFORMATIC_VERSION} (below) and the ceiling, \`bench/ceiling.ts\`: \`node:http\` answering
   bytes serialized at start (one movie, the first page of 100, all 10,000), the fastest any Node
   process can answer here. cartelera runs as \`npm start\` does (its node flags and \`dist/server.js\`, read from package.json, built first)
@@ -325,9 +330,11 @@ The write figures are for the durability each target has as configured here; the
   is acknowledged, so it survives a crash or kill of the process, but the WAL is synced only at
   checkpoints, so a power cut or OS crash can lose the last moments of writes. \`synchronous=FULL\` would
   sync on every commit and cost write throughput.
-- **cartelera (PostgreSQL)** here runs on the test suite's embedded server, which is started with
-  \`fsync=off\`: its write figures are higher than a production server (\`fsync=on\`,
-  \`synchronous_commit=on\`) would give.
+- **cartelera (PostgreSQL)** runs on the embedded server as a deployment runs PostgreSQL:
+  \`fsync=on\` and \`synchronous_commit=on\` (the test suite's own server runs with \`fsync=off\`).
+  Every acknowledged write is synced to disk, and survives a power cut too.
+- **Both** commit the writes that arrive together in one transaction (\`src/db/groupCommit.ts\`),
+  each answered after that commit: one sync for a group of writes.
 - **Platformatic DB** uses SQLite as its driver opens it, setting no pragma: a rollback journal
   (\`journal_mode=DELETE\`) and \`synchronous=FULL\`, so every write is synced to disk before it is
   acknowledged and survives a power cut too: more durable than cartelera (SQLite) as configured, and
@@ -336,5 +343,8 @@ The write figures are for the durability each target has as configured here; the
   syncing it: a crash can lose acknowledged writes.
 - **The ceiling** stores nothing.
 `;
-  writeFileSync(path, doc);
+  // The sections the other bench scripts write (bench/transfer.ts, bench/changes.ts) are kept until they write them again.
+  const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const sections = [...previous.matchAll(/<!-- [^>]*: written by bench\/[^>]* -->[\s\S]*?<!-- end of [^>]* -->/g)].map((m) => m[0]);
+  writeFileSync(path, [doc.trimEnd(), ...sections].join('\n\n') + '\n');
 }

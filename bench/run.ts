@@ -1,13 +1,13 @@
 /**
  * `npm run bench`: seeds each target through its own API, loads it with wrk scenario by scenario,
  * then measures cartelera's memory on a 100,000-movie list; prints the tables and writes
- * docs/performance.md. Env: BENCH_DURATION (s, default 10), BENCH_TARGETS (comma-separated),
- * BENCH_SKIP_100K=1.
+ * docs/performance.md (its figures kept in .bench/last-run.json; `--report` writes the page again
+ * from them). Env: BENCH_DURATION (s, default 10), BENCH_TARGETS (comma-separated), BENCH_SKIP_100K=1.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { untilQuiet, watchCpu } from './cpu.js';
 import { statusBytes, watchPeakRss } from './memory.js';
 import { atExit, pinning, runExitTasks } from './process.js';
@@ -149,8 +149,26 @@ async function main(): Promise<void> {
   console.log(`\n${summary(results, targets, hundredK, problems)}\n`);
   const date = utcMinute();
   const run = { date, ...machine(), pinning, durationS, elapsedS: seconds(started), targets };
+  const figures: Figures = { run, results, seeding, hundredK, problems };
+  mkdirSync(dirname(LAST_RUN), { recursive: true });
+  writeFileSync(LAST_RUN, `${JSON.stringify(figures)}\n`);
+  writeDoc(figures);
+  console.log(`Wrote docs/performance.md (the run took ${Math.round(run.elapsedS)} s); its figures are kept in ${LAST_RUN}.`);
+}
+
+/** What one run measured, kept so that the page can be written again from it (--report). */
+interface Figures {
+  run: Parameters<typeof writePerformanceDoc>[1];
+  results: ScenarioResult[];
+  seeding: Seeding[];
+  hundredK: HundredK | undefined;
+  problems: string[];
+}
+
+const LAST_RUN = join(root, '.bench', 'last-run.json');
+
+function writeDoc({ run, results, seeding, hundredK, problems }: Figures): void {
   writePerformanceDoc(join(root, 'docs', 'performance.md'), run, results, seeding, hundredK, problems);
-  console.log(`Wrote docs/performance.md (the run took ${Math.round(run.elapsedS)} s).`);
 }
 
 let interrupted = false;
@@ -164,7 +182,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 try {
-  await main();
+  // --report: the page written again from the last run's figures (after bench/analysis.md changed, say).
+  if (process.argv.includes('--report')) writeDoc(JSON.parse(readFileSync(LAST_RUN, 'utf8')) as Figures);
+  else await main();
 } catch (error) {
   if (!interrupted) {
     console.error(error);
