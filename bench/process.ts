@@ -52,6 +52,8 @@ export interface ServerProcess {
   pid: number;
   /** SIGTERM, then SIGKILL after 10 s. */
   stop(): Promise<void>;
+  /** How it ended, with the last of what it printed, once it has ended by itself; undefined while it runs. */
+  ended(): string | undefined;
 }
 
 /**
@@ -88,7 +90,9 @@ export async function startServer(name: string, argv: string[], options: { port:
     await stop();
     throw new Error(`${name} did not start: ${(error as Error).message}\n${output}`);
   }
-  return { base, pid: nodePid(child.pid ?? 0), stop };
+  const ended = () =>
+    child.exitCode === null && child.signalCode === null ? undefined : `exit ${child.exitCode ?? child.signalCode}; its last words: ${output.slice(-1500).trim()}`;
+  return { base, pid: nodePid(child.pid ?? 0), stop, ended };
 }
 
 async function untilReady(url: string, child: ChildProcess, ms: number): Promise<void> {

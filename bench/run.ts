@@ -61,7 +61,18 @@ async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[]
     for (const { name: scenario } of SCENARIOS) {
       const others = await untilQuiet();
       if (others >= 0.1) console.log(`${name} ${scenario}: other processes still use ${percent(others)} of a core; going on`);
-      const result = await measure(target, scenario, luaArgs);
+      let result: ScenarioResult;
+      try {
+        result = await measure(target, scenario, luaArgs);
+      } catch (error) {
+        // A target that dies is a finding, not the end of the run: its remaining scenarios are not measured.
+        const ended = target.server.ended();
+        if (ended === undefined) throw error;
+        const problem = `${name} stopped during ${scenario} (${ended.replace(/\s+/g, ' ')})`;
+        console.log(`WRONG ANSWER: ${problem}`);
+        problems.push(problem);
+        break;
+      }
       results.push(result);
       const { wrk, cpu } = result;
       console.log(

@@ -1,4 +1,5 @@
 import { CompiledQuery } from 'kysely';
+import { dialectOf } from './dialect.js';
 import { isStoreUnavailable } from './errors.js';
 import type { Db } from './schema.js';
 import { writeTransaction } from './sqlite.js';
@@ -16,8 +17,9 @@ import { writeTransaction } from './sqlite.js';
  * transaction fails as a whole (its commit, a lost connection, a lock not granted), each of its
  * writes runs again alone, so that each gets the answer it would get alone.
  *
- * A process commits one group at a time per store: the writes of one group take their row locks in
- * their order of arrival, and two groups of one process never wait on each other's locks.
+ * On SQLite a process commits one group at a time. On PostgreSQL it commits up to POSTGRES_GROUPS
+ * at once: two groups that lock the same rows in opposite orders are a deadlock, which the server
+ * breaks by failing one, whose writes then run again alone.
  */
 export type Write<T> = (trx: Db) => Promise<T>;
 
@@ -31,6 +33,9 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** The most writes one transaction takes: more would keep reads waiting on SQLite's one connection. */
 const MAX_GROUP = 64;
+
+/** Groups one process commits at once on PostgreSQL, each on a connection of the pool (10 by default). */
+const POSTGRES_GROUPS = 4;
 
 const SAVEPOINT = CompiledQuery.raw('savepoint cartelera_group');
 const RELEASE = CompiledQuery.raw('release savepoint cartelera_group');
@@ -53,31 +58,40 @@ export function committed<T>(db: Db, write: Write<T>): Promise<T> {
 
 function groupCommitter(db: Db): <T>(write: Write<T>) => Promise<T> {
   let queue: Pending[] = [];
-  let draining = false;
+  let scheduled = false;
+  let running = 0;
+  // SQLite has one writer: its groups take turns. PostgreSQL commits several at once, on
+  // connections of their own; each group's writes run one after another, a round trip each, so
+  // one group at a time would leave the server waiting for the network rather than the disk.
+  const concurrency = dialectOf(db) === 'postgres' ? POSTGRES_GROUPS : 1;
 
-  const drain = async () => {
-    while (queue.length > 0) {
+  const start = () => {
+    scheduled = false;
+    while (queue.length > 0 && running < concurrency) {
       const group = queue.slice(0, MAX_GROUP);
       queue = queue.slice(MAX_GROUP);
-      await commitGroup(db, group);
+      running++;
+      void commitGroup(db, group).finally(() => {
+        running--;
+        start();
+      });
     }
-    draining = false;
   };
 
   return <T>(write: Write<T>) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-      if (draining) return;
-      draining = true;
+      if (scheduled || running >= concurrency) return;
+      scheduled = true;
       // After this turn of the event loop, so that the writes whose requests arrived in it join.
-      setImmediate(() => void drain());
+      setImmediate(start);
     });
 }
 
 async function commitGroup(db: Db, group: Pending[]): Promise<void> {
   const [only] = group;
   if (group.length === 1 && only) {
-    await writeTransaction(db, only.write).then(only.resolve, only.reject);
+    await alone(db, only.write).then(only.resolve, only.reject);
     counted(1);
     return;
   }
@@ -100,6 +114,24 @@ async function commitGroup(db: Db, group: Pending[]): Promise<void> {
     else pending.reject(outcome?.error);
   });
 }
+
+/**
+ * A write in a transaction of its own. PostgreSQL may fail it to break a deadlock with a group
+ * committing at the same time (or a serialization failure): it runs again, a few times.
+ */
+async function alone(db: Db, write: Write<unknown>): Promise<unknown> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeTransaction(db, write);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= RETRIES || (code !== '40P01' && code !== '40001')) throw error;
+    }
+  }
+}
+
+/** Runs of a write alone that a deadlock may cost. */
+const RETRIES = 4;
 
 function counted(writes: number): void {
   groupCommits.groups++;
