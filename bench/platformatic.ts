@@ -6,11 +6,18 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { node24 } from './node24.js';
+import { registryNode } from './registryNode.js';
 import { pinned, startServer, type ServerProcess } from './process.js';
 
 /** Pinned to one version, so that a run measures the same code every time. */
 export const PLATFORMATIC_VERSION = '2.61.0';
+
+/**
+ * The Node.js it runs on, from the npm registry: its SQLite driver, better-sqlite3 11, does not
+ * build against Node.js 26, and on Node.js 24 it aborts the process when the garbage collector frees
+ * a statement (an assertion in Statement::~Statement, seen under load).
+ */
+export const PLATFORMATIC_NODE = '22.23.3';
 
 /**
  * More movies than a run ever stores. Platformatic DB answers 10 records to a GET without `limit`, and
@@ -41,9 +48,9 @@ create index peliculas_categoria on peliculas (categoria_id);
  * The folder it is installed in: inside the repository (so a second run reuses it) and git-ignored.
  * A stamp holding the version is written last, so an interrupted install is redone, not reused.
  *
- * It runs on Node.js 24 (`node`): its SQLite driver, better-sqlite3 11, does not build against
- * Node.js 26. npm runs no dependency's install script unless the project allows it, so the folder's
- * package.json allows the driver's (a build from source against `node`'s own headers).
+ * It runs on `node` (PLATFORMATIC_NODE). npm runs no dependency's install script unless the
+ * project allows it, so the folder's package.json allows the driver's (a build from source against
+ * `node`'s own headers).
  */
 function installDir(root: string, node: string): string {
   const dir = join(root, '.bench', 'platformatic');
@@ -80,7 +87,7 @@ function installDir(root: string, node: string): string {
  * cartelera's is here. Inside a container it listens on 0.0.0.0 whatever the config says (its own rule).
  */
 export async function startPlatformatic(root: string, workDir: string, port: number): Promise<ServerProcess> {
-  const node = node24(root);
+  const node = registryNode(root, PLATFORMATIC_NODE);
   const bin = join(installDir(root, node), 'node_modules', '.bin', 'plt-db');
   const dir = join(workDir, 'platformatic');
   mkdirSync(join(dir, 'migrations'), { recursive: true });

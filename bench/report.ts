@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/config.js';
 import { QUIET_WAIT_S } from './cpu.js';
-import { PLATFORMATIC_VERSION } from './platformatic.js';
+import { PLATFORMATIC_NODE, PLATFORMATIC_VERSION } from './platformatic.js';
 import { BASELINE, TARGET_NAMES, type TargetName } from './targets.js';
 import { SCENARIOS, type ScenarioName, type WrkSummary } from './wrk.js';
 
@@ -273,9 +273,9 @@ BENCH_SKIP_100K=1 npm run bench                       # without the 100,000-movi
 It needs \`wrk\` (\`apt-get install -y wrk\`; installed by the run itself when missing and run as root)
 and the dev dependencies (\`npm ci\`). Platformatic DB is not one of them: the first run that includes
 it installs \`@platformatic/db@${PLATFORMATIC_VERSION}\` with npm into \`.bench/platformatic/\` (git-ignored,
-a few minutes: its SQLite driver, better-sqlite3 11, is built from source against Node.js 24, on which
-Platformatic DB then runs, since that driver does not build against Node.js 26), and later runs reuse
-it. The code before the change log (the target \`cartelera-baseline\`; another commit with
+a few minutes: its SQLite driver, better-sqlite3 11, is built from source against Node.js
+${PLATFORMATIC_NODE} from the npm registry, on which Platformatic DB then runs: that driver does not
+build against Node.js 26, and aborts under load on Node.js 24), and later runs reuse it. The code before the change log (the target \`cartelera-baseline\`; another commit with
 \`BENCH_BASELINE=<commit>\`) is taken from git and built once into \`.bench/baseline-<commit>/\` with this
 checkout's \`node_modules\`. Apart from those, it leaves nothing behind: servers, the SQLite files,
 json-server's db.json, Platformatic DB's config and PostgreSQL's data folder live under the OS temp dir
@@ -333,8 +333,10 @@ The write figures are for the durability each target has as configured here; the
 - **cartelera (PostgreSQL)** runs on the embedded server as a deployment runs PostgreSQL:
   \`fsync=on\` and \`synchronous_commit=on\` (the test suite's own server runs with \`fsync=off\`).
   Every acknowledged write is synced to disk, and survives a power cut too.
-- **Both** commit the writes that arrive together in one transaction (\`src/db/groupCommit.ts\`),
-  each answered after that commit: one sync for a group of writes.
+- **cartelera (SQLite)** commits the writes that arrive together in one transaction
+  (\`src/db/groupCommit.ts\`), each answered after that commit. On PostgreSQL each write keeps a
+  transaction of its own, and the server shares one WAL flush among the transactions that commit
+  together.
 - **Platformatic DB** uses SQLite as its driver opens it, setting no pragma: a rollback journal
   (\`journal_mode=DELETE\`) and \`synchronous=FULL\`, so every write is synced to disk before it is
   acknowledged and survives a power cut too: more durable than cartelera (SQLite) as configured, and

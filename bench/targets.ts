@@ -6,7 +6,7 @@ import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { startArguments } from '../test/service.js';
 import { CATEGORY_COUNT, category, movie } from './catalogue.js';
-import { node24 } from './node24.js';
+import { node24 } from './registryNode.js';
 import { startPlatformatic } from './platformatic.js';
 import { atExit, pinned, startServer, type ServerProcess } from './process.js';
 

@@ -383,7 +383,9 @@ describe(`a crash under load (${backend})`, () => {
       const figures = await loadUntilKilled(service, writers, shared, killAt);
       assert.ok(figures.inFlightAtKill > 0, 'the kill came while writes were in flight');
       const meanGroup = await figures.meanGroup;
-      assert.ok(meanGroup !== undefined && meanGroup > 1.5, `the writes were committed in groups (mean group ${meanGroup})`);
+      assert.ok(meanGroup !== undefined && Number.isFinite(meanGroup), 'the service counts its commits');
+      // SQLite commits the writes that arrive together in groups; PostgreSQL each in its own transaction.
+      if (backend === 'sqlite') assert.ok(meanGroup > 1.5, `the writes were committed in groups (mean group ${meanGroup})`);
 
       await assertStoreIntact(store.url);
       service = await start(store.url);

@@ -12,7 +12,7 @@ import { createRecord, patchRecord, removeRecord, type Precondition } from '../.
 import { backend, freshStore } from '../stores.js';
 
 // Group commit (src/db/groupCommit.ts) runs writes that arrive together in one transaction, each in
-// a savepoint. The property: a group of writes, some of them refused, gets exactly the answers the
+// a savepoint; SQLite only (on PostgreSQL each write has a transaction of its own). The property: a group of writes, some of them refused, gets exactly the answers the
 // same writes get one after the other, each alone, and leaves the same store and the same change log.
 
 const RUNS = Number(process.env.GROUP_COMMIT_RUNS || 12);
