@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CATEGORY_COUNT, movie } from './catalogue.js';
+import { untilQuiet } from './cpu.js';
 import { statusBytes } from './memory.js';
 import { runExitTasks } from './process.js';
 import { utcMinute, writeSection } from './report.js';
@@ -32,6 +33,8 @@ const rate = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** Creates per second (2xx) over `durationS`, wrk as the rest of the bench runs it. */
 async function creates(target: Target, luaArgs: string[]): Promise<number> {
+  // As bench/run.ts does: each measurement starts once the machine is quiet (the commands before leave a database shutting down).
+  await untilQuiet();
   const summary = await runWrk('create', target.server.base, durationS, luaArgs);
   if (summary.non2xx > 0 || summary.socket_errors > 0) throw new Error(`creates: ${summary.non2xx} non-2xx, ${summary.socket_errors} socket errors`);
   return summary.requests / (summary.duration_us / 1e6);

@@ -74,16 +74,19 @@ try {
   writeSection(DOC, START, END, [
     '## Data commands',
     '',
-    `\`npm run bench\` (bench/transfer.ts), ${utcMinute()}, Node ${process.version}: a JSON document of ${MOVIES.toLocaleString('en-US')} movies and ${CATEGORY_COUNT} categories (${mb(statSync(document).size)} MB), imported into an empty SQLite store, exported from it, and copied from it to PostgreSQL (the embedded server, on this machine). Each command is a process of its own; peak RSS is its resident memory at its highest.`,
+    `\`npm run bench\` (bench/transfer.ts), ${utcMinute()}, Node ${process.version}: a JSON document of ${MOVIES.toLocaleString('en-US')} movies and ${CATEGORY_COUNT} categories (${mb(statSync(document).size)} MB), imported into an empty SQLite store (the change log written: one change a record), exported from it, and copied from it to PostgreSQL (the embedded server on this machine, at production durability: \`fsync=on\`, \`synchronous_commit=on\`), the change log included. Each command is a process of its own; peak RSS is its resident memory at its highest; records/s counts the catalogue's records (the copy also moves their ${records.toLocaleString('en-US')} changes).`,
     '',
     '| command | records | seconds | records/s | peak RSS | target |',
     '|---|---:|---:|---:|---:|---|',
     ...results.map((r, i) => {
       const rate = r.records / r.seconds;
+      const met = (ok: boolean) => (ok ? 'met' : 'not met');
       const target = [
-        `≥ 30,000/s and < 200 MB: ${rate >= 30_000 && r.peakRss < 200e6 ? 'met' : 'not met'}`,
-        `≥ 100,000/s and < 200 MB: ${rate >= 100_000 && r.peakRss < 200e6 ? 'met' : 'not met'}`,
-        'timed and recorded',
+        // With the change log written: ≥ 25,000/s kept since the log came; ≥ 40,000/s and < 200 MB, the next goal.
+        `≥ 25,000/s: ${met(rate >= 25_000)}; ≥ 40,000/s and < 200 MB: ${met(rate >= 40_000 && r.peakRss < 200e6)}`,
+        `≥ 100,000/s and < 200 MB: ${met(rate >= 100_000 && r.peakRss < 200e6)}`,
+        // Every table, the change log included, with every constraint, index and trigger in place.
+        `≥ 42,000 rows/s: ${met(rate >= 42_000)}`,
       ][i];
       return `| \`${r.command}\` | ${r.records.toLocaleString('en-US')} | ${r.seconds.toFixed(2)} | ${Math.round(rate).toLocaleString('en-US')} | ${mb(r.peakRss)} MB | ${target} |`;
     }),
