@@ -35,9 +35,10 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 const MAX_GROUP = 64;
 
 
-const SAVEPOINT = CompiledQuery.raw('savepoint cartelera_group');
-const RELEASE = CompiledQuery.raw('release savepoint cartelera_group');
-const ROLLBACK = CompiledQuery.raw('rollback to savepoint cartelera_group');
+// Savepoints nest under one name: a release or rollback names the innermost.
+const SAVEPOINT = CompiledQuery.raw('savepoint cartelera');
+const RELEASE = CompiledQuery.raw('release savepoint cartelera');
+const ROLLBACK = CompiledQuery.raw('rollback to savepoint cartelera');
 
 /** What this process committed so far: groups, and the writes they held (on /metrics). */
 export const groupCommits = { groups: 0, writes: 0 };
@@ -103,7 +104,7 @@ async function commitGroup(db: Db, group: Pending[]): Promise<void> {
   try {
     outcomes = await writeTransaction(db, async (trx) => {
       const done: Outcome[] = [];
-      for (const { write } of group) done.push(await inSavepoint(trx, write));
+      for (const { write } of group) done.push(await inGroup(trx, write));
       return done;
     });
   } catch {
@@ -142,18 +143,32 @@ function counted(writes: number): void {
   groupCommits.writes += writes;
 }
 
-async function inSavepoint(trx: Db, write: Write<unknown>): Promise<Outcome> {
-  await trx.executeQuery(SAVEPOINT);
+/** One write of a group, in a savepoint of its own: its value, or its refusal. */
+async function inGroup(trx: Db, write: Write<unknown>): Promise<Outcome> {
   try {
-    const value = await write(trx);
-    await trx.executeQuery(RELEASE);
-    return { ok: true, value };
+    return { ok: true, value: await inSavepoint(trx, () => write(trx)) };
   } catch (error) {
     // The store failing (a deadlock, a lock not granted in time, a lost connection) is not this
-    // write's refusal: it fails the group, whose writes then run again alone. So does failing here.
+    // write's refusal: it fails the group, whose writes then run again alone.
     if (isStoreUnavailable(error)) throw error;
+    return { ok: false, error };
+  }
+}
+
+/**
+ * Runs `work` in a savepoint of transaction `trx`: a statement the store refuses rolls back `work`
+ * alone, and leaves the transaction usable (on PostgreSQL, a failed statement fails the whole
+ * transaction otherwise), to go on or to say why, as the store stood before `work`.
+ */
+export async function inSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T> {
+  await trx.executeQuery(SAVEPOINT);
+  try {
+    const result = await work();
+    await trx.executeQuery(RELEASE);
+    return result;
+  } catch (error) {
     await trx.executeQuery(ROLLBACK);
     await trx.executeQuery(RELEASE);
-    return { ok: false, error };
+    throw error;
   }
 }

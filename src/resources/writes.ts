@@ -1,9 +1,8 @@
-import { CompiledQuery } from 'kysely';
 import { messages } from '../catalogue/messages.js';
 import { invalid, notFound } from '../catalogue/refusal.js';
 import { lockRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
-import { committed } from '../db/groupCommit.js';
+import { committed, inSavepoint } from '../db/groupCommit.js';
 import { isTransaction } from '../db/sqlite.js';
 import type { Db } from '../db/schema.js';
 import { recordChange, type ChangeContext } from '../changes/log.js';
@@ -127,28 +126,6 @@ export function found<T>(resource: AnyResource, key: number, record: T | undefin
 export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   return isTransaction(db) ? work(db) : committed(db, work);
 }
-
-/**
- * Runs `work` in a savepoint of transaction `trx`: a statement the store refuses rolls back `work`
- * alone, and leaves the transaction usable (on PostgreSQL, a failed statement fails the whole
- * transaction otherwise) to say why, as the store stood before `work`.
- */
-export async function inSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T> {
-  await trx.executeQuery(SAVEPOINT);
-  try {
-    const result = await work();
-    await trx.executeQuery(RELEASE);
-    return result;
-  } catch (error) {
-    await trx.executeQuery(ROLLBACK);
-    await trx.executeQuery(RELEASE);
-    throw error;
-  }
-}
-
-const SAVEPOINT = CompiledQuery.raw('savepoint cartelera_write');
-const RELEASE = CompiledQuery.raw('release savepoint cartelera_write');
-const ROLLBACK = CompiledQuery.raw('rollback to savepoint cartelera_write');
 
 /** Runs `write` in a transaction holding the record, after `precondition` accepted it as it stands. */
 function inTransactionOn<T>(

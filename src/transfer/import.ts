@@ -8,7 +8,8 @@ import type { Db } from '../db/schema.js';
 import { writeTransaction } from '../db/sqlite.js';
 import type { AnyResource } from '../resources/define.js';
 import { violationOf } from '../db/errors.js';
-import { changesNothing, createRecord, inSavepoint, recordCreated, replaceRecord } from '../resources/writes.js';
+import { inSavepoint } from '../db/groupCommit.js';
+import { changesNothing, createRecord, recordCreated, replaceRecord } from '../resources/writes.js';
 import { ChangeBatch, type ChangeContext, type Quien } from '../changes/log.js';
 import type { Incoming, Place } from './readers.js';
 import { namesOf } from './table.js';
@@ -226,7 +227,7 @@ class Importer {
       known.restored = true;
     }
     counts.created++;
-    if (!this.storing) return void this.know(known, unique, fileKey ?? known.highest + 1);
+    if (!this.storing) return void this.know(known, unique, fileKey ?? standIn(known, unique));
     // A key the file gives is known now; one the store hands out, once the record is stored.
     if (fileKey !== undefined) this.know(known, unique, fileKey);
     this.held ??= { resource, records: [] };
@@ -250,7 +251,7 @@ class Importer {
     if (!held) return;
     const { resource, records } = held;
     const known = this.known.get(resource) ?? (await this.knownOf(resource));
-    if (!this.storing) return records.forEach(({ unique }) => this.know(known, unique, known.byUnique.get(unique) ?? known.highest + 1));
+    if (!this.storing) return records.forEach(({ unique }) => this.know(known, unique, standIn(known, unique)));
     let stored: Record<string, unknown>[];
     try {
       stored = await inSavepoint(this.db, () => resource.createMany(this.db, records.map(({ value }) => value)));
@@ -260,7 +261,7 @@ class Importer {
         const problems: Problem[] = [];
         const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value, this.context)) : undefined;
         for (const problem of problems) this.result.problems.push({ ...problem, place, resource: resource.name });
-        this.know(known, unique, created ? (created[resource.key.name] as number) : (known.byUnique.get(unique) ?? known.highest + 1));
+        this.know(known, unique, created ? (created[resource.key.name] as number) : standIn(known, unique));
       }
       return;
     }
@@ -309,6 +310,14 @@ class Importer {
     }
     return known;
   }
+}
+
+/**
+ * The key a record that is not stored (a check-only run, or one after a problem) stands in with,
+ * so that later records can refer to it: the key it already has, else one past the highest.
+ */
+function standIn(known: Known, unique: string): number {
+  return known.byUnique.get(unique) ?? known.highest + 1;
 }
 
 /** Records with the same one cannot both be stored: the normalized form of what "Ya existe…" names. */

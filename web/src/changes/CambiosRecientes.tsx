@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { resourceLabels } from '../../../src/catalogue/labels';
 import { HeadRow } from '../common/HeadRow';
 import { request } from '../dataProvider/http';
-import { useChangeText, type Change } from './changeText';
+import { recordPath, useChangeText, type Change } from './changeText';
 
 /** How many changes the page keeps on screen, newest first. */
 const SHOWN = 50;
@@ -81,7 +81,7 @@ export const CambiosRecientes = () => {
                     <Stack>
                       <span>
                         <strong>{text.operation(change)}</strong>{' '}
-                        {change.operacion === 'baja' ? text.title(change) : <Link to={`/${change.recurso}/${encodeURIComponent(String(change.clave))}/show`}>{text.title(change)}</Link>}
+                        {change.operacion === 'baja' ? text.title(change) : <Link to={recordPath(change)}>{text.title(change)}</Link>}
                       </span>
                       {change.operacion === 'modificacion' && text.fields(change).map((line) => <span key={line}>{line}</span>)}
                     </Stack>

@@ -5,7 +5,7 @@ import { Title, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { HeadRow } from '../common/HeadRow';
 import { request } from '../dataProvider/http';
-import { useChangeText, type Change } from './changeText';
+import { recordPath, useChangeText, type Change } from './changeText';
 
 /** How many deletions the page lists, newest first. */
 const SHOWN = 100;
@@ -66,7 +66,7 @@ export const Papelera = () => {
                       <TableCell>{text.when(change)}</TableCell>
                       <TableCell>
                         {back ? (
-                          <Link to={`/${change.recurso}/${encodeURIComponent(String(change.clave))}/show`}>{translate('cartelera.changes.alreadyRestored')}</Link>
+                          <Link to={recordPath(change)}>{translate('cartelera.changes.alreadyRestored')}</Link>
                         ) : (
                           <Button size="small" startIcon={<RestoreFromTrashIcon />} onClick={() => restore(change)}>
                             {translate('cartelera.changes.restore')}

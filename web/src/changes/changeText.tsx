@@ -31,3 +31,8 @@ function title(change: Change): string {
   const name = record.titulo ?? (record.nombre !== undefined && record.apellido !== undefined ? `${String(record.nombre)} ${String(record.apellido)}` : record.nombre);
   return name !== undefined ? String(name) : `#${change.clave}`;
 }
+
+/** The admin's page of the record a change is about. */
+export function recordPath(change: Change): string {
+  return `/${change.recurso}/${encodeURIComponent(String(change.clave))}/show`;
+}
