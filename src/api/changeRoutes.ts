@@ -74,7 +74,7 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
     if (feed.size >= options.maxStreams) {
       return sendError(request, reply.header('retry-after', String(STREAM_RETRY_SECONDS)), 503, messages.changes.tooManyStreams);
     }
-    const last = from ?? (await feed.currentHorizon());
+    const start = from === undefined ? await feed.opening() : { last: from };
     reply.hijack();
     const response = reply.raw;
     response.writeHead(200, {
@@ -97,7 +97,7 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
       stop?.();
     });
     try {
-      stop = await feed.subscribe({ last, matches: matcher(conditions), send: (change) => write(`id: ${change.id}\nevent: cambio\ndata: ${changeJson(change)}\n\n`) }, conditions);
+      stop = await feed.subscribe({ ...start, matches: matcher(conditions), send: (change) => write(`id: ${change.id}\nevent: cambio\ndata: ${changeJson(change)}\n\n`) }, conditions);
       if (response.destroyed) stop();
     } catch (error) {
       request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'change feed: stream failed');

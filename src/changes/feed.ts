@@ -9,6 +9,8 @@ import { changeList, changesWhere, type ChangeRow } from './read.js';
 export interface Subscriber {
   /** The last change id it was sent (or chose to start after). */
   last: number;
+  /** Changes after `last` that were already committed when the stream opened: not sent (see `opening`). */
+  committedBefore?: ReadonlySet<number>;
   matches: (change: ChangeRow) => boolean;
   send: (change: ChangeRow) => void;
 }
@@ -60,10 +62,22 @@ export class ChangeFeed {
     return this.followers.size;
   }
 
-  /** The horizon now (polling once if this process has not yet); a new stream starts after it. */
+  /** The horizon now (polling once if this process has not yet). */
   async currentHorizon(): Promise<number> {
     if (this.horizon === undefined) await this.poll();
     return this.horizon ?? 0;
+  }
+
+  /**
+   * Where a stream that names no start begins: after the horizon, skipping the changes beyond it
+   * that are already visible. The horizon may lag behind what is committed (between two polls, or
+   * on PostgreSQL while a transaction that took a lower id is in progress), and such a stream
+   * must get only what is committed after it opened, and all of it.
+   */
+  async opening(): Promise<Pick<Subscriber, 'last' | 'committedBefore'>> {
+    const last = await this.currentHorizon();
+    const { rows } = await sql<{ id: number | string }>`select id from cambios where id > ${last}`.execute(this.db);
+    return { last, committedBefore: new Set(rows.map((r) => Number(r.id))) };
   }
 
   /**
@@ -195,11 +209,11 @@ function resourcesOf(conditions: Condition[]): string[] | undefined {
   return named.map((c) => c.values.map(String)).reduce((a, b) => a.filter((r) => b.includes(r)));
 }
 
-/** Sends `row` unless the subscriber has it already, and moves its `last` past it. */
+/** Sends `row` unless the subscriber has it already (or it predates the stream), and moves its `last` past it. */
 function deliver(subscriber: Subscriber, row: ChangeRow): void {
   if (row.id <= subscriber.last) return;
   subscriber.last = row.id;
-  subscriber.send(row);
+  if (!subscriber.committedBefore?.has(row.id)) subscriber.send(row);
 }
 
 /** The list's own filters (db/listing.ts), for a stream's catch-up. */
