@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/config.js';
 import { QUIET_WAIT_S } from './cpu.js';
+import { DIRECTUS_NODE, DIRECTUS_VERSION } from './directus.js';
 import { PLATFORMATIC_NODE, PLATFORMATIC_VERSION } from './platformatic.js';
 import { BASELINE, TARGET_NAMES, type TargetName } from './targets.js';
 import { SCENARIOS, type ScenarioName, type WrkSummary } from './wrk.js';
@@ -56,6 +57,7 @@ const TITLES: Record<TargetName, string> = {
   'json-server': 'json-server 0.17',
   // The minor version only, as the targets are stated; the exact one is in the text below the table.
   'platformatic-db': `Platformatic DB ${PLATFORMATIC_VERSION.replace(/\.\d+$/, '')}`,
+  directus: `Directus ${DIRECTUS_VERSION.replace(/\.\d+$/, '')}`,
   ceiling: 'ceiling (node:http)',
 };
 
@@ -148,6 +150,8 @@ function hundredKTable(h: HundredK): string {
 const POOL_MAX = loadConfig({}).DATABASE_POOL_MAX;
 
 type Verdict = 'met' | 'not met' | 'not measured';
+/** A target of the project: its wording, the figure it is checked on, how that figure is shown, and when it is met. */
+type Goal = [string, number | undefined, (v: number) => string, (v: number) => boolean];
 const verdict = (value: number | undefined, ok: (v: number) => boolean): Verdict => (value === undefined ? 'not measured' : ok(value) ? 'met' : 'not met');
 
 /** The project's targets, each checked against figures of this run only (a target not run is "not measured"). */
@@ -167,11 +171,13 @@ function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined)
   // A small peak over an incomplete list proves nothing.
   const complete = hundredK?.moviesInBody === hundredK?.movies;
   const incomplete = complete ? '' : `, but the list held ${hundredK?.moviesInBody.toLocaleString('en-US')} movies`;
-  const rows: [string, number | undefined, (v: number) => string, (v: number) => boolean][] = [
+  const rows: Goal[] = [
     ['lookup by title ≥ 0.6× ceiling', ratio(results, 'lookup', 'ceiling'), (v) => times(v) + wrkBound('lookup'), (v) => v >= 0.6],
     ['lookup by title ≥ 5× Platformatic DB', ratio(results, 'lookup', 'platformatic-db'), times, (v) => v >= 5],
     ['create ≥ 15× Platformatic DB', ratio(results, 'create', 'platformatic-db'), times, (v) => v >= 15],
     ['update ≥ 15× Platformatic DB', ratio(results, 'update', 'platformatic-db'), times, (v) => v >= 15],
+    // Ahead of Directus, a data API people run instead of writing one, on every scenario.
+    ...SCENARIOS.map(({ name, label }): Goal => [`${label} ≥ 1× Directus`, ratio(results, name, 'directus'), times, (v) => v >= 1]),
     // The change log costs every write a row of its own: writes keep ≥ 0.8× of the code before it.
     [`create ≥ 0.8× ${TITLES['cartelera-baseline']}`, ratio(results, 'create', 'cartelera-baseline'), times, (v) => v >= 0.8],
     [`update ≥ 0.8× ${TITLES['cartelera-baseline']}`, ratio(results, 'update', 'cartelera-baseline'), times, (v) => v >= 0.8],
@@ -228,7 +234,7 @@ export function writePerformanceDoc(
   const doc = `# Performance
 
 What cartelera answers per second, how fast, and with how much memory, next to json-server, to
-Platformatic DB and to a bare \`node:http\` server answering the same bytes from memory. Everything on this page below "Last run"
+Platformatic DB, to Directus and to a bare \`node:http\` server answering the same bytes from memory. Everything on this page below "Last run"
 is written by \`npm run bench\` (the code is in \`bench/\`); run it again to refresh it.
 
 ## Last run
@@ -253,8 +259,8 @@ ${run.targets.includes('cartelera-sqlite') && run.targets.length > 1 ? `\n### ca
 
 The project's targets, each worked out from figures of this one run: a ratio to Platformatic DB
 divides cartelera (SQLite)'s answers per second by Platformatic DB ${PLATFORMATIC_VERSION}'s in the same
-scenario (the "on Node.js 24" rows, the same service run on Node.js 24's), and the PostgreSQL
-rows divide cartelera (PostgreSQL)'s by cartelera (SQLite)'s. A row whose targets were not all run
+scenario (the "on Node.js 24" rows, the same service run on Node.js 24's), a ratio to Directus
+by Directus ${DIRECTUS_VERSION}'s, and the PostgreSQL rows divide cartelera (PostgreSQL)'s by cartelera (SQLite)'s. A row whose targets were not all run
 is "not measured".
 
 ${targetsTable(results, hundredK)}
@@ -275,10 +281,14 @@ and the dev dependencies (\`npm ci\`). Platformatic DB is not one of them: the f
 it installs \`@platformatic/db@${PLATFORMATIC_VERSION}\` with npm into \`.bench/platformatic/\` (git-ignored,
 a few minutes: its SQLite driver, better-sqlite3 11, is built from source against Node.js
 ${PLATFORMATIC_NODE} from the npm registry, on which Platformatic DB then runs: that driver does not
-build against Node.js 26, and aborts under load on Node.js 24), and later runs reuse it. The code before the change log (the target \`cartelera-baseline\`; another commit with
+build against Node.js 26, and aborts under load on Node.js 24), and later runs reuse it. Directus is
+not one of them either: the first run that includes it installs \`directus@${DIRECTUS_VERSION}\` into
+\`.bench/directus/\` the same way (a few minutes: its SQLite driver, sqlite3, and its script sandbox,
+isolated-vm, are built from source against Node.js ${DIRECTUS_NODE}, on which it then runs:
+isolated-vm 5 does not build against Node.js 26). The code before the change log (the target \`cartelera-baseline\`; another commit with
 \`BENCH_BASELINE=<commit>\`) is taken from git and built once into \`.bench/baseline-<commit>/\` with this
 checkout's \`node_modules\`. Apart from those, it leaves nothing behind: servers, the SQLite files,
-json-server's db.json, Platformatic DB's config and PostgreSQL's data folder live under the OS temp dir
+json-server's db.json, Platformatic DB's config, Directus's project folder and PostgreSQL's data folder live under the OS temp dir
 and are removed at the end, on failure and on Ctrl-C too.
 
 ## How it measures
@@ -288,7 +298,7 @@ and are removed at the end, on failure and on Ctrl-C too.
   stores its change, in the same transaction), cartelera on PostgreSQL (the embedded server from
   \`test/embedded-postgres.ts\` at production durability, \`fsync=on\` and \`synchronous_commit=on\`, a
   fresh database, the default pool of \`DATABASE_POOL_MAX=${POOL_MAX}\` connections),
-  json-server 0.17 (a fresh db.json), Platformatic DB ${PLATFORMATIC_VERSION} (below) and the ceiling, \`bench/ceiling.ts\`: \`node:http\` answering
+  json-server 0.17 (a fresh db.json), Platformatic DB ${PLATFORMATIC_VERSION} and Directus ${DIRECTUS_VERSION} (below) and the ceiling, \`bench/ceiling.ts\`: \`node:http\` answering
   bytes serialized at start (one movie, the first page of 100, all 10,000), the fastest any Node
   process can answer here. cartelera runs as \`npm start\` does (its node flags and \`dist/server.js\`, read from package.json, built first)
   with \`LOG_LEVEL=warn\`: at the default \`info\`, it would also write two log lines per request.
@@ -297,6 +307,15 @@ and are removed at the end, on failure and on Ctrl-C too.
   \`peliculas\` have cartelera's columns (the titles unique, an index on the category), made by its
   migration at start. Its list limit (10 records by default, 100 at most) is raised so that a full
   list holds every movie.
+- **Directus** (\`bench/directus.ts\`) runs as its own CLI starts it (\`directus start\`: one process),
+  on a fresh SQLite file that holds \`categorias\` and \`peliculas\` with cartelera's columns (the
+  titles unique, an index on the category) before \`directus bootstrap\` adds its own tables and an
+  admin; the admin then makes them collections and gives the Public policy read, create and update on
+  both through its REST API, so that the bench's requests need no token. Its settings are its
+  defaults (no cache, no rate limiter, its pressure limiter on: a 503 to every request while its
+  event loop is over 99% busy or 500 ms late; every write also stored in its activity and
+  revisions) but for its logger at \`warn\`, telemetry off, and a GET without \`limit\` answering
+  every record instead of 100 (\`QUERY_LIMIT_DEFAULT=-1\`), so that a full list holds every movie.
 - **CPUs**: ${run.pinning}. PostgreSQL's own processes are not pinned: they share both CPUs with the
   server and wrk, so cartelera (PostgreSQL) pays for its database out of the same two cores.
 - **Data**: 20 categories, then 10,000 movies ("Película N", a 100-character synopsis), loaded through
@@ -304,10 +323,12 @@ and are removed at the end, on failure and on Ctrl-C too.
   reported.
 - **Load**: wrk, 1 thread, 32 connections, one Lua script per scenario in \`bench/lua/\`:
   lookup of a random seeded title (\`GET /peliculas/Película%20N\`; json-server: \`GET /peliculas?titulo=…\`;
-  Platformatic DB: \`GET /peliculas?where.titulo.eq=…\`), a random page of 100 among the first 100
-  (\`?_page=N&_limit=100\`; Platformatic DB: \`?limit=100&offset=…&totalCount=true\`), the full list,
-  creates with titles never used before, \`PUT /peliculas/{id}\` with a full valid body over the seeded
-  movies, and 90% lookups / 10% updates. Bodies are the same for every target but for the category
+  Platformatic DB: \`GET /peliculas?where.titulo.eq=…\`; Directus: \`GET /items/peliculas?filter[titulo][_eq]=…\`),
+  a random page of 100 among the first 100 (\`?_page=N&_limit=100\`; Platformatic DB:
+  \`?limit=100&offset=…&totalCount=true\`; Directus: \`?limit=100&page=N&meta=total_count\`), the full
+  list, creates with titles never used before, \`PUT /peliculas/{id}\` with a full valid body over the
+  seeded movies (Directus: \`PATCH\` with the same body, as it has no \`PUT\`), and 90% lookups / 10%
+  updates; Directus's records are under \`/items\` (\`/items/peliculas\`). Bodies are the same for every target but for the category
   field, which Platformatic DB names \`categoriaId\` (its columns in camelCase); each target's spelling
   is its dialect in \`bench/targets.ts\`.
   Scenarios run in that order on one store, so updates and the mixed run see the movies the creates added.
@@ -321,6 +342,8 @@ and are removed at the end, on failure and on Ctrl-C too.
   answer an array, bodies are indented JSON, and every write re-serializes the whole db.json.
 - Platformatic DB's lookups are filters too (on the title's unique index) and answer an array; its
   creates answer 200, not 201.
+- Directus's lookups are filters too (on the title's unique index), and every answer holds the
+  record, or the records, in a \`data\` field; its creates answer 200, not 201.
 
 ## Durability
 
@@ -341,6 +364,9 @@ The write figures are for the durability each target has as configured here; the
   (\`journal_mode=DELETE\`) and \`synchronous=FULL\`, so every write is synced to disk before it is
   acknowledged and survives a power cut too: more durable than cartelera (SQLite) as configured, and
   dearer per write. Its SQLite pool holds one connection.
+- **Directus** uses SQLite the same way (it sets no pragma but \`foreign_keys=ON\` on what its driver,
+  sqlite3, opens: \`journal_mode=DELETE\`, \`synchronous=FULL\`), through a pool of one connection, and
+  each create or update also stores a row of activity and a revision, in the same transaction.
 - **json-server** answers before it writes, and rewrites the whole db.json after each write without
   syncing it: a crash can lose acknowledged writes.
 - **The ceiling** stores nothing.

@@ -52,9 +52,9 @@ async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[]
     problems.push(...wrong);
     const idsFile = join(workDir, `${name}-ids.txt`);
     writeFileSync(idsFile, `${ids.join('\n')}\n`);
-    // What bench/lua/bench.lua's init() reads: the target's dialect, then the ids.
-    const { lookup, page, categoryField } = target.dialect;
-    const luaArgs = [lookup, page, categoryField, idsFile];
+    // What bench/lua/bench.lua's init() reads: the target's dialect, the ids, then the rest of the dialect.
+    const { lookup, page, categoryField, collections, update } = target.dialect;
+    const luaArgs = [lookup, page, categoryField, idsFile, collections, update];
 
     await runWrk('mixed', target.server.base, WARMUP_S, luaArgs);
     const results: ScenarioResult[] = [];

@@ -7,18 +7,18 @@ import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { startArguments } from '../test/service.js';
 import { CATEGORY_COUNT, category, movie } from './catalogue.js';
 import { node24 } from './registryNode.js';
+import { startDirectus } from './directus.js';
 import { startPlatformatic } from './platformatic.js';
 import { atExit, pinned, startServer, type ServerProcess } from './process.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-baseline', 'cartelera-sqlite-node24', 'cartelera-postgres', 'json-server', 'platformatic-db', 'ceiling'] as const;
+export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-baseline', 'cartelera-sqlite-node24', 'cartelera-postgres', 'json-server', 'platformatic-db', 'directus', 'ceiling'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /**
- * How a target's API spells what differs between targets (the full list, creates and updates by id
- * have the same URLs everywhere). The URLs are templates, filled in by bench/lua/bench.lua under load
- * and by checkAnswers() once.
+ * How a target's API spells what differs between targets. The URLs are templates, filled in by
+ * bench/lua/bench.lua under load and by checkAnswers() once.
  */
 export interface Dialect {
   /** GET one movie by title; `{titulo}` stands for the URL-encoded title. */
@@ -31,6 +31,15 @@ export interface Dialect {
   categoryField: string;
   /** The status a create answers. */
   created: number;
+  /**
+   * What comes before `/peliculas` and `/categorias` in the URLs of the full list, of creates and of
+   * updates by id (`/peliculas/{id}`).
+   */
+  collections: string;
+  /** The method of an update by id, whose body is the whole movie. */
+  update: 'PUT' | 'PATCH';
+  /** Whether answers hold the record, or the records, in a `data` field (`{"data": ...}`) instead of being them. */
+  wrapped: boolean;
 }
 
 /** cartelera's own API; the ceiling answers the same requests. */
@@ -40,6 +49,9 @@ export const CARTELERA: Dialect = {
   page: '/peliculas?_page={page}&_limit=100',
   categoryField: 'categoria_id',
   created: 201,
+  collections: '',
+  update: 'PUT',
+  wrapped: false,
 };
 
 /** json-server's routes: a lookup is a filter; pages are spelled as cartelera's. */
@@ -56,6 +68,25 @@ const PLATFORMATIC: Dialect = {
   page: '/peliculas?limit=100&offset={offset}&totalCount=true',
   categoryField: 'categoriaId',
   created: 200,
+  collections: '',
+  update: 'PUT',
+  wrapped: false,
+};
+
+/**
+ * Directus's REST API: the records are under /items, an update is a PATCH, answers hold the records in
+ * `data`, a lookup is a filter, a page is a limit and a page number (with the collection's total count,
+ * as cartelera's pages give it), and a create answers 200.
+ */
+const DIRECTUS: Dialect = {
+  lookup: '/items/peliculas?filter[titulo][_eq]={titulo}',
+  lookupAnswer: 'array',
+  page: '/items/peliculas?limit=100&page={page}&meta=total_count',
+  categoryField: 'categoria_id',
+  created: 200,
+  collections: '/items',
+  update: 'PATCH',
+  wrapped: true,
 };
 
 /** A page URL of `dialect`: page `n` (from 1) of 100 movies. */
@@ -66,7 +97,7 @@ export function pageUrl(dialect: Dialect, n: number): string {
 export interface Target {
   name: TargetName;
   server: ServerProcess;
-  /** How its API spells a lookup, a page and a movie's category. */
+  /** How its API spells what differs between targets: URLs, the category field, answers. */
   dialect: Dialect;
   /** Loads the 20 categories and the movies; answers the id of each movie, in title order ("Película 1" first). */
   seed(concurrency: number): Promise<number[]>;
@@ -100,6 +131,8 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
       return jsonServer(movies, join(workDir, 'db.json'));
     case 'platformatic-db':
       return platformatic(movies, workDir);
+    case 'directus':
+      return directus(movies, workDir);
     case 'ceiling':
       return ceiling(movies);
   }
@@ -198,6 +231,18 @@ async function platformatic(movies: number, workDir: string): Promise<Target> {
   };
 }
 
+/** Directus (bench/directus.ts) on a fresh SQLite file; its SQLite is removed with `workDir`. */
+async function directus(movies: number, workDir: string): Promise<Target> {
+  const server = await startDirectus(root, workDir, await freePort());
+  return {
+    name: 'directus',
+    server,
+    dialect: DIRECTUS,
+    seed: (concurrency) => seedThroughApi(server.base, movies, concurrency, DIRECTUS),
+    stop: () => server.stop(),
+  };
+}
+
 /** bench/ceiling.ts: the same bytes, from memory. Nothing to seed: it makes its movies at start. */
 async function ceiling(movies: number): Promise<Target> {
   const port = await freePort();
@@ -219,13 +264,13 @@ async function ceiling(movies: number): Promise<Target> {
 /** Seeds through the target's own HTTP API: the categories one by one (ids 1–20), then the movies, `concurrency` in flight. */
 export async function seedThroughApi(base: string, movies: number, concurrency: number, dialect: Dialect): Promise<number[]> {
   for (let n = 1; n <= CATEGORY_COUNT; n++) {
-    const { id } = await post(`${base}/categorias`, category(n), dialect.created);
+    const { id } = await post(`${base}${dialect.collections}/categorias`, category(n), dialect);
     if (id !== n) throw new Error(`category ${n} was stored with id ${id}: the store is not fresh`);
   }
   const ids = new Array<number>(movies);
   let next = 1;
   const worker = async () => {
-    for (let n = next++; n <= movies; n = next++) ids[n - 1] = (await post(`${base}/peliculas`, movieBody(n, dialect), dialect.created)).id;
+    for (let n = next++; n <= movies; n = next++) ids[n - 1] = (await post(`${base}${dialect.collections}/peliculas`, movieBody(n, dialect), dialect)).id;
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   return ids;
@@ -248,7 +293,7 @@ export async function checkAnswers(target: Target, movies: number): Promise<stri
   const expected = target.name === 'ceiling' ? 'Película 1' : `Película ${movies}`;
   const isExpected = (record: unknown) => (record as { titulo?: unknown } | undefined)?.titulo === expected;
   const checks: [string, (body: unknown) => boolean][] = [
-    ['/peliculas', (body) => Array.isArray(body) && body.length >= movies],
+    [`${dialect.collections}/peliculas`, (body) => Array.isArray(body) && body.length >= movies],
     [pageUrl(dialect, 2), (body) => Array.isArray(body) && body.length === 100],
     dialect.lookupAnswer === 'record'
       ? [lookup, isExpected]
@@ -258,7 +303,7 @@ export async function checkAnswers(target: Target, movies: number): Promise<stri
   for (const [path, ok] of checks) {
     const what = `GET ${path}`;
     const response = await fetch(`${server.base}${path}`);
-    const body: unknown = await response.json().catch(() => undefined);
+    const body = unwrap(await response.json().catch(() => undefined), dialect);
     if (response.status !== 200 || !ok(body)) {
       const size = Array.isArray(body) ? `${body.length} records` : 'not the expected record';
       problems.push(`${target.name}: ${what} answered ${response.status}, ${size}`);
@@ -267,10 +312,15 @@ export async function checkAnswers(target: Target, movies: number): Promise<stri
   return problems;
 }
 
-async function post(url: string, body: object, created: number): Promise<{ id: number }> {
+async function post(url: string, body: object, dialect: Dialect): Promise<{ id: number }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (response.status !== created) throw new Error(`POST ${url} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as { id: number };
+  if (response.status !== dialect.created) throw new Error(`POST ${url} answered ${response.status}: ${await response.text()}`);
+  return unwrap(await response.json(), dialect) as { id: number };
+}
+
+/** What an answer of `dialect` holds: its `data` when the dialect wraps answers in it. */
+function unwrap(body: unknown, { wrapped }: Dialect): unknown {
+  return wrapped ? (body as { data?: unknown } | undefined)?.data : body;
 }
 
 export async function adminQuery(url: string, statement: string): Promise<void> {

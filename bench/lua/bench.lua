@@ -2,11 +2,14 @@
 -- Arguments (after `--` on wrk's command line): the target's dialect (see Dialect in bench/targets.ts),
 -- that is the lookup URL with `{titulo}` for the title, the page URL with `{page}` (1 to 100) or
 -- `{offset}` (0 to 9,900), and the name of the category field in bodies; then a file with the id of
--- each seeded movie, one per line, "Película 1" first.
+-- each seeded movie, one per line, "Película 1" first; then the rest of the dialect: what comes before
+-- `/peliculas` in the URLs of the full list, creates and updates, and the method of an update. Those
+-- two are cartelera's (nothing, and PUT) when not given: bench/changes.ts and bench/scaling.ts load
+-- cartelera only, and pass the first four.
 local bench = {}
 
 local threads = {}
-local lookupBefore, lookupAfter, pageBefore, pageAfter, pageByOffset, categoryField, ids, run
+local lookupBefore, lookupAfter, pageBefore, pageAfter, pageByOffset, categoryField, ids, movies, updateMethod, run
 local created = 0
 local json = { ["Content-Type"] = "application/json" }
 local sipnosis = "Sinopsis revisada: la familia del barrio sur vuelve a la ciudad despues de un largo verano."
@@ -32,6 +35,8 @@ function bench.init(args)
   categoryField = args[3]
   ids = {}
   for line in io.lines(args[4]) do ids[#ids + 1] = tonumber(line) end
+  movies = (args[5] or "") .. "/peliculas"
+  updateMethod = args[6] or "PUT"
   -- wrk does not seed, and a table's address tells threads apart.
   math.randomseed(os.time() + tonumber(tostring({}):match("0x(%x+)") or "0", 16) % 1000003)
   run = string.format("%x%04x", os.time(), math.random(0, 0xffff))
@@ -67,7 +72,7 @@ function bench.page()
 end
 
 function bench.list()
-  return wrk.format("GET", "/peliculas")
+  return wrk.format("GET", movies)
 end
 
 -- POST a movie whose title no run or thread has used.
@@ -75,15 +80,16 @@ function bench.create()
   created = created + 1
   local body = string.format('{"titulo":"Estreno %s-%d","sipnosis":"%s","duracion":%d,"%s":%d}',
     run, created, sipnosis, math.random(60, 180), categoryField, math.random(1, 20))
-  return wrk.format("POST", "/peliculas", json, body)
+  return wrk.format("POST", movies, json, body)
 end
 
--- PUT a whole seeded movie back under its own title, with another synopsis length and duration.
+-- PUT (or the target's update method) a whole seeded movie back under its own title, with another
+-- synopsis length and duration.
 function bench.update()
   local n = math.random(1, #ids)
   local body = string.format('{"titulo":"Película %d","sipnosis":"%s","duracion":%d,"%s":%d}',
     n, sipnosis, math.random(60, 180), categoryField, (n - 1) % 20 + 1)
-  return wrk.format("PUT", "/peliculas/" .. ids[n], json, body)
+  return wrk.format(updateMethod, movies .. "/" .. ids[n], json, body)
 end
 
 return bench

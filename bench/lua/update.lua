@@ -1,4 +1,4 @@
--- Update a random seeded movie by id (PUT, a full valid body).
+-- Update a random seeded movie by id (PUT, or the target's update method; a full valid body).
 package.path = (debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "?.lua;" .. package.path
 local bench = require("bench")
 

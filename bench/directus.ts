@@ -1,0 +1,163 @@
+/**
+ * Directus as a bench target: installed by the bench itself on first use (it is heavy and only the
+ * bench needs it, so it is not among the project's dependencies), then run on a fresh SQLite file with
+ * tables like cartelera's, which its Public policy may read, create and update, so that the bench's
+ * requests carry no token.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { registryNode } from './registryNode.js';
+import { pinned, startServer, type ServerProcess } from './process.js';
+
+/** Pinned to one version, so that a run measures the same code every time. */
+export const DIRECTUS_VERSION = '11.3.5';
+
+/**
+ * The Node.js it runs on, from the npm registry (a release line Directus 11 supports): the sandbox it
+ * loads at start, isolated-vm 5 (native), does not build against Node.js 26, whose V8 headers need C++20.
+ */
+export const DIRECTUS_NODE = '22.23.3';
+
+/**
+ * The install scripts npm may run, as the folder's package.json `allowScripts` (npm runs those of a
+ * package it does not list too, with a warning, so the ones Directus runs without are denied).
+ * Allowed: the two native modules it loads at start whose packages hold no binary, built from source
+ * against `node`'s headers (their prebuilt downloads come from GitHub, out of reach here): its SQLite
+ * driver, sqlite3, and isolated-vm, which its extension manager imports. Denied: argon2's and sharp's,
+ * which only check the binaries their packages (or sharp's platform package) ship; esbuild's, for its
+ * extension SDK; vue-demi's, for its web app's build; oracledb's, a driver it does not use here.
+ */
+const ALLOW_SCRIPTS = { sqlite3: true, 'isolated-vm': true, argon2: false, sharp: false, esbuild: false, 'vue-demi': false, oracledb: false };
+
+/**
+ * cartelera's columns (src/db/migrations/0001_catalogue.ts), so the same bodies fit, and its index on
+ * the foreign key; made before `directus bootstrap`, which leaves tables it does not know alone. The
+ * ids are AUTOINCREMENT, as in the tables Directus makes itself. Without what only cartelera uses: the
+ * normalized-key columns (the titles are unique as written here), the CHECKs of the contract and the
+ * version triggers.
+ */
+const SCHEMA = `create table categorias (
+  id integer primary key autoincrement,
+  nombre text unique not null
+);
+create table peliculas (
+  id integer primary key autoincrement,
+  titulo text not null unique,
+  sipnosis text,
+  duracion integer,
+  categoria_id integer not null references categorias(id)
+);
+create index peliculas_categoria on peliculas (categoria_id);
+`;
+
+const COLLECTIONS = ['categorias', 'peliculas'];
+const ADMIN_EMAIL = 'admin@example.com';
+const ADMIN_PASSWORD = 'bench';
+
+/**
+ * The folder it is installed in: inside the repository (so a second run reuses it) and git-ignored.
+ * A stamp holding the version is written last, so an interrupted install is redone, not reused.
+ */
+function installDir(root: string, node: string): string {
+  const dir = join(root, '.bench', 'directus');
+  const stamp = join(dir, 'installed-version');
+  const version = `${DIRECTUS_VERSION} ${node}`;
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === version) return dir;
+
+  console.log(`Installing directus@${DIRECTUS_VERSION} into .bench/directus (once; it takes a few minutes)`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, allowScripts: ALLOW_SCRIPTS }, null, 2)}\n`);
+  // The npm registry's node package keeps the binary's headers in its platform package.
+  const installed = dirname(dirname(realpathSync(node)));
+  const nodeDir = [installed, join(installed, 'node_modules', `node-${process.platform}-${process.arch}`)].find((d) => existsSync(join(d, 'include', 'node', 'node_version.h')));
+  if (!nodeDir) throw new Error(`no headers found for ${node}, to build Directus's native modules against`);
+  const install = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', `--nodedir=${nodeDir}`, `directus@${DIRECTUS_VERSION}`], {
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` },
+  });
+  if (install.status !== 0) {
+    throw new Error(`npm install of directus@${DIRECTUS_VERSION} failed (${install.error?.message ?? `exit ${install.status}`})`);
+  }
+  // An install whose build was skipped or failed would only show when Directus starts, or at its first query.
+  const native = spawnSync(node, ['-e', "new (require('sqlite3').Database)(':memory:').close(); require('isolated-vm')"], { cwd: dir, encoding: 'utf8' });
+  if (native.status !== 0) throw new Error(`directus installed, but its native modules do not load:\n${native.stderr}`);
+  writeFileSync(stamp, `${version}\n`);
+  return dir;
+}
+
+/**
+ * Starts Directus (its own CLI, `directus start`: one process) on `port`, on a fresh SQLite file under
+ * `workDir` that `directus bootstrap` fills with its own tables and an admin, then opens the
+ * collections to the public. Its settings are the defaults (no cache, no rate limiter, its pressure
+ * limiter on) but for its logger at `warn`, as cartelera's is here, no telemetry (a report sent to
+ * directus.io), its public URL (it warns without one), and a GET without `limit` answering every
+ * record instead of 100 (QUERY_LIMIT_DEFAULT; no QUERY_LIMIT_MAX is set by default), so that a full
+ * list is the full list.
+ */
+export async function startDirectus(root: string, workDir: string, port: number): Promise<ServerProcess> {
+  const node = registryNode(root, DIRECTUS_NODE);
+  const bin = join(installDir(root, node), 'node_modules', '.bin', 'directus');
+  // A project folder as `directus init` makes one: without a package.json, it warns that it cannot
+  // look for extensions in it.
+  const dir = join(workDir, 'directus');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+  const file = join(dir, 'db.sqlite');
+  const sqlite = new SQLite(file);
+  sqlite.exec(SCHEMA);
+  sqlite.close();
+  const env = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DB_CLIENT: 'sqlite3',
+    DB_FILENAME: file,
+    KEY: 'cartelera-bench',
+    SECRET: 'cartelera-bench',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'warn',
+    TELEMETRY: 'false',
+    QUERY_LIMIT_DEFAULT: '-1',
+  };
+  const bootstrap = spawnSync(node, [bin, 'bootstrap'], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (bootstrap.status !== 0) {
+    throw new Error(`directus bootstrap failed (${bootstrap.error?.message ?? `exit ${bootstrap.status}`}):\n${bootstrap.stdout}${bootstrap.stderr}`);
+  }
+  const server = await startServer('directus', pinned(0, [node, bin, 'start']), { cwd: dir, port, env, readyPath: '/server/health' });
+  try {
+    await openToPublic(server.base);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
+
+/**
+ * Through its REST API, as the admin: makes the tables collections (as its Data Studio does with a
+ * table it finds), and lets its Public policy, that of requests without a token, read, create and
+ * update them.
+ */
+async function openToPublic(base: string): Promise<void> {
+  const { access_token: token } = await call<{ access_token: string }>(base, 'POST', '/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  for (const collection of COLLECTIONS) await call(base, 'PATCH', `/collections/${collection}`, { meta: {} }, token);
+  const [access] = await call<{ policy: string }[]>(base, 'GET', '/access?filter[role][_null]=true&filter[user][_null]=true&fields=policy', undefined, token);
+  if (!access) throw new Error('Directus has no Public policy');
+  const permissions = COLLECTIONS.flatMap((collection) => ['read', 'create', 'update'].map((action) => ({ policy: access.policy, collection, action, fields: ['*'] })));
+  await call(base, 'POST', '/permissions', permissions, token);
+}
+
+/** One request to Directus's REST API: what its answer holds in `data`. */
+async function call<T>(base: string, method: string, path: string, body?: object, token?: string): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`Directus: ${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { data: T }).data;
+}
