@@ -1,3 +1,4 @@
+import { dialectOf } from '../db/dialect.js';
 import { changeSignals, type ChangeSignals } from '../db/sqlite.js';
 import { sql } from 'kysely';
 import type { Database, Db } from '../db/schema.js';
@@ -54,15 +55,20 @@ export function tableVersions(db: Db, tableOf: Record<string, string>): Versions
   let lastChange: number | undefined;
 
   // Every table's row at once (six short rows cost about what one does), the changes since the
-  // last look, and the newest change's id: one statement, one snapshot.
+  // last look, and the newest change's id: one statement, one snapshot. On PostgreSQL, a function
+  // that runs the same three queries with plans kept (migration 0006).
+  const postgres = dialectOf(db) === 'postgres';
   const readAll = async (): Promise<States> => {
     // The first look reads no change: it is where the history starts.
     const since = lastChange ?? 0;
     const limit = lastChange === undefined ? 0 : CHANGES_READ + 1;
-    const { rows } = await sql<Seen>`
+    const { rows } = await (postgres
+      ? sql<Seen>`select * from cartelera_versiones(${since}, ${limit})`
+      : sql<Seen>`
       select 0 as kind, tabla as a, version as b, filas as c from versiones
       union all select * from (select 1 as kind, recurso as a, clave as b, id as c from cambios where id > ${since} order by id limit ${limit}) as changes
-      union all select 2 as kind, '' as a, coalesce(max(id), 0) as b, 0 as c from cambios`.execute(db);
+      union all select 2 as kind, '' as a, coalesce(max(id), 0) as b, 0 as c from cambios`
+    ).execute(db);
     const next: States = new Map();
     const logged = new Map<string, number[]>();
     let newest = 0;
