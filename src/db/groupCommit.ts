@@ -57,9 +57,10 @@ export function committed<T>(db: Db, write: Write<T>): Promise<T> {
 
 function groupCommitter(db: Db): <T>(write: Write<T>) => Promise<T> {
   // PostgreSQL groups commits itself: transactions that commit while the WAL is being flushed share
-  // the next flush. Each write keeps a transaction of its own there, over the pool's connections at
-  // once; measured at fsync=on, grouping them as below (one connection, a round trip per statement)
-  // answered fewer writes (docs/performance.md).
+  // the next flush (writes on different connections bump different rows of `versiones`, so they do
+  // commit together: migration 0006). Each write keeps a transaction of its own there, over the
+  // pool's connections at once; measured at fsync=on, grouping them as below (one connection, a
+  // round trip per statement) answered fewer writes (docs/performance.md).
   if (dialectOf(db) === 'postgres') {
     return async <T>(write: Write<T>) => {
       const result = (await alone(db, write)) as T;

@@ -6,7 +6,7 @@ import * as textKeys from './migrations/0002_text_keys.js';
 import * as versions from './migrations/0003_versions.js';
 import * as rowCounts from './migrations/0004_row_counts.js';
 import * as changeLog from './migrations/0005_change_log.js';
-import * as versionsRead from './migrations/0006_versions_read.js';
+import * as concurrentVersions from './migrations/0006_concurrent_versions.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -19,7 +19,7 @@ const migrations: Record<string, Migration> = {
   '0003_versions': versions,
   '0004_row_counts': rowCounts,
   '0005_change_log': changeLog,
-  '0006_versions_read': versionsRead,
+  '0006_concurrent_versions': concurrentVersions,
 };
 
 /** Every migration, oldest first. */

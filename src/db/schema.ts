@@ -66,9 +66,13 @@ export interface ParticipacionesTable {
   evento_urbano_id: Generated<number | null>;
 }
 
-/** One row per table, kept by triggers on every change to it: its version (migration 0003) and row count (0004). */
+/**
+ * Rows per table kept by triggers on every change to it: a version (migration 0003) and a row count
+ * (0004). A table's are the sums over its rows (`ranura`: several on PostgreSQL, migration 0006).
+ */
 export interface VersionesTable {
   tabla: string;
+  ranura: number;
   version: number;
   filas: number;
 }

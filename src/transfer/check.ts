@@ -69,7 +69,7 @@ export async function checkStore(db: Db): Promise<CheckReport> {
     const counts: Record<string, number> = {};
     for (const resource of resources) counts[resource.name] = await countRows(trx, resource.table);
     // The row counts pages answer with (migration 0004) must be the tables' own.
-    const kept = await trx.selectFrom('versiones').select(['tabla', 'filas']).execute();
+    const kept = await trx.selectFrom('versiones').select(['tabla', (eb) => eb.fn.sum<number | string>('filas').as('filas')]).groupBy('tabla').execute();
     for (const resource of resources) {
       const filas = Number(kept.find((row) => row.tabla === resource.table)?.filas);
       if (filas !== counts[resource.name]) problems.push(`versiones says ${resource.table} holds ${filas} rows; it holds ${counts[resource.name]}`);

@@ -1,0 +1,49 @@
+// On PostgreSQL every write bumps its table's version in `versiones`. Writes on different
+// connections must not wait for each other's commit there (migration 0006), and the version and
+// row count a table reports must still count every one of them.
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import pg from 'pg';
+import { openDatabase } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { checkStore } from '../../src/transfer/check.js';
+import { harness } from '../harness.js';
+
+const { store } = harness();
+
+it('when two connections write one table at once, then neither waits for the other to commit, and the table counts both', async () => {
+  const { url } = await store();
+  const db = openDatabase(url);
+  const clients: pg.Client[] = [];
+  try {
+    await migrateToLatest(db);
+    const connect = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      clients.push(client);
+      return client;
+    };
+    const slotOf = async (client: pg.Client) => Number((await client.query<{ s: number }>('select pg_backend_pid() % 16 as s')).rows[0]?.s);
+    const first = await connect();
+    // Another connection with a row of its own (two backends may share one: then they take turns).
+    let second = await connect();
+    while ((await slotOf(second)) === (await slotOf(first))) second = await connect();
+
+    await first.query('begin');
+    await first.query(`insert into categorias (nombre, nombre_clave) values ('Primera', 'primera')`);
+    // Were the second to wait for the first's lock, it would fail here instead of committing.
+    await second.query(`set lock_timeout = '2s'`);
+    await second.query(`insert into categorias (nombre, nombre_clave) values ('Segunda', 'segunda')`);
+    await first.query('commit');
+
+    const tables = await db.selectFrom('versiones').select(['tabla', (eb) => eb.fn.sum<string>('version').as('version'), (eb) => eb.fn.sum<string>('filas').as('filas')]).groupBy('tabla').where('tabla', '=', 'categorias').execute();
+    assert.deepEqual(tables.map((t) => [t.tabla, Number(t.filas)]), [['categorias', 2]]);
+    assert.ok(Number(tables[0]?.version) >= 2, `the version moved once per write: ${tables[0]?.version}`);
+    const report = await checkStore(db);
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.counts.categorias, 2);
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+    await db.destroy();
+  }
+});
