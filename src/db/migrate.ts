@@ -7,6 +7,7 @@ import * as versions from './migrations/0003_versions.js';
 import * as rowCounts from './migrations/0004_row_counts.js';
 import * as changeLog from './migrations/0005_change_log.js';
 import * as concurrentVersions from './migrations/0006_concurrent_versions.js';
+import * as undoIndex from './migrations/0007_undo_index.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0004_row_counts': rowCounts,
   '0005_change_log': changeLog,
   '0006_concurrent_versions': concurrentVersions,
+  '0007_undo_index': undoIndex,
 };
 
 /** Every migration, oldest first. */

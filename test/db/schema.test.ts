@@ -94,6 +94,31 @@ describe(`the store enforces integrity by itself (${backend})`, () => {
     await store.drop();
   });
 
+  test('when a referenced row is deleted, then the rows that refer to it are found by an index: every foreign key leads one', async () => {
+    // Without one, each deleted row (a cascade, a check, a `set null`) reads the whole referring table.
+    const foreignKeys = (
+      backend === 'sqlite'
+        ? await sql<{ tabla: string; columna: string }>`
+            select m.name as tabla, f."from" as columna from sqlite_master m, pragma_foreign_key_list(m.name) f where m.type = 'table'`.execute(db)
+        : await sql<{ tabla: string; columna: string }>`
+            select c.conrelid::regclass::text as tabla, a.attname as columna from pg_constraint c
+            join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+            where c.contype = 'f' and c.connamespace = current_schema()::regnamespace`.execute(db)
+    ).rows;
+    const leading = (
+      backend === 'sqlite'
+        ? await sql<{ tabla: string; columna: string }>`
+            select m.name as tabla, i.name as columna from sqlite_master m, pragma_index_list(m.name) l, pragma_index_info(l.name) i
+            where m.type = 'table' and i.seqno = 0`.execute(db)
+        : await sql<{ tabla: string; columna: string }>`
+            select x.indrelid::regclass::text as tabla, a.attname as columna from pg_index x
+            join pg_class t on t.oid = x.indrelid and t.relnamespace = current_schema()::regnamespace
+            join pg_attribute a on a.attrelid = x.indrelid and a.attnum = x.indkey[0]`.execute(db)
+    ).rows.map((r) => `${r.tabla}.${r.columna}`);
+    assert.ok(foreignKeys.length >= 8, `foreign keys found: ${foreignKeys.length}`);
+    assert.deepEqual(foreignKeys.map((k) => `${k.tabla}.${k.columna}`).filter((k) => !leading.includes(k)), []);
+  });
+
   test('when two categories share a nombre_clave, then the second is refused as unique', async () => {
     await insertCategoria(db, { nombre: 'Drama', nombre_clave: 'drama' });
 
