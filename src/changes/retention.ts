@@ -7,15 +7,22 @@ const BATCH = 500;
 /**
  * Deletes the changes older than `keepDays`, oldest first, a batch per statement, yielding to
  * other work between batches. Answers how many went.
+ *
+ * Each statement looks at the BATCH oldest changes by id and deletes those older than the cutoff:
+ * it reads those rows and no more. Asked for "the oldest changes older than the cutoff" instead,
+ * the store walks the log by id until it has found a batch, which with nothing to prune is the
+ * whole log. Ids and dates run together (a change is dated as it is stored); where the clock went
+ * back, a newer change among old ones stays, and the old ones around it still go.
  */
 export async function pruneChanges(db: Db, keepDays: number, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - keepDays * 86_400_000).toISOString().replace('Z', '+00:00');
   let pruned = 0;
   for (;;) {
-    const result = await sql`delete from cambios where id in (select id from cambios where cuando < ${cutoff} order by id limit ${BATCH})`.execute(db);
+    const result = await sql`delete from cambios where id in (
+      select id from (select id, cuando from cambios order by id limit ${BATCH}) as oldest where cuando < ${cutoff})`.execute(db);
     const count = Number(result.numAffectedRows ?? 0);
     pruned += count;
-    if (count < BATCH) return pruned;
+    if (count === 0) return pruned;
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -200,4 +200,26 @@ describe(`the change log's retention (${backend})`, () => {
       await store.drop();
     }
   });
+
+  it('when old changes fill several batches and a newer one sits among them (the clock went back), then every old one goes and no newer one', async () => {
+    const store = await freshStore();
+    const db = openDatabase(store.url);
+    try {
+      await migrateToLatest(db);
+      const old = '2020-01-01T00:00:00.000+00:00';
+      const recent = new Date().toISOString().replace('Z', '+00:00');
+      // 1,200 changes by id: old but for id 600 and the last 100.
+      const cuandoOf = (id: number) => (id === 600 || id > 1100 ? recent : old);
+      const rows = Array.from({ length: 1200 }, (_, i) => ({
+        id: i + 1, recurso: 'categorias', clave: i + 1, operacion: 'alta', antes: null, despues: '{}', campos: '[]', quien: null, quien_clave: null, cuando: cuandoOf(i + 1), causa: null, deshace: null,
+      }));
+      for (let i = 0; i < rows.length; i += 300) await db.insertInto('cambios').values(rows.slice(i, i + 300)).execute();
+      assert.equal(await pruneChanges(db, 365), 1099);
+      const left = (await db.selectFrom('cambios').select('id').orderBy('id').execute()).map((c) => Number(c.id));
+      assert.deepEqual(left, [600, ...Array.from({ length: 100 }, (_, i) => 1101 + i)]);
+    } finally {
+      await db.destroy();
+      await store.drop();
+    }
+  });
 });
