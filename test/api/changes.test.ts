@@ -211,7 +211,7 @@ describe(`the change log's retention (${backend})`, () => {
       // 1,200 changes by id: old but for id 600 and the last 100.
       const cuandoOf = (id: number) => (id === 600 || id > 1100 ? recent : old);
       const rows = Array.from({ length: 1200 }, (_, i) => ({
-        id: i + 1, recurso: 'categorias', clave: i + 1, operacion: 'alta', antes: null, despues: '{}', campos: '[]', quien: null, quien_clave: null, cuando: cuandoOf(i + 1), causa: null, deshace: null,
+        id: i + 1, recurso: 'categorias', clave: i + 1, operacion: 'alta' as const, antes: null, despues: '{}', campos: '[]', quien: null, quien_clave: null, cuando: cuandoOf(i + 1), causa: null, deshace: null,
       }));
       for (let i = 0; i < rows.length; i += 300) await db.insertInto('cambios').values(rows.slice(i, i + 300)).execute();
       assert.equal(await pruneChanges(db, 365), 1099);
