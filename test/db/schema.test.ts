@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { openDatabase } from '../../src/db/connect.js';
 import { violationOf, type Violation } from '../../src/db/errors.js';
-import { migrateToLatest, migrationNames } from '../../src/db/migrate.js';
+import { migrateToLatest, migrationNames, migrationProvider } from '../../src/db/migrate.js';
+import { checkStore } from '../../src/transfer/check.js';
+import { normalizeKey } from '../../src/catalogue/keys.js';
 import type { TipoEvento } from '../../src/catalogue/fields.js';
 import type { Db } from '../../src/db/schema.js';
 import { backend, freshStore, type TestStore } from '../stores.js';
@@ -300,6 +302,37 @@ describe(`migrations (${backend})`, () => {
       assert.deepEqual(await applied(db), migrationNames);
       assert.deepEqual(await schemaOf(db), schema);
       assert.deepEqual(await db.selectFrom('categorias').selectAll().execute(), [categoria]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  test('when a store from before migration 0006 is migrated, then each table keeps its version and row count, and counts what comes after', async () => {
+    const db = openDatabase(store.url);
+    const table = async () => {
+      const [row] = await db
+        .selectFrom('versiones')
+        .select([(eb) => eb.fn.sum<number | string>('version').as('version'), (eb) => eb.fn.sum<number | string>('filas').as('filas')])
+        .where('tabla', '=', 'categorias')
+        .execute();
+      return { version: Number(row?.version), filas: Number(row?.filas) };
+    };
+    try {
+      const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo('0005_change_log');
+      assert.equal(error, undefined);
+      // Keys as the service writes them, which check verifies.
+      const categoria = (nombre: string) => insertCategoria(db, { nombre, nombre_clave: normalizeKey(nombre) });
+      for (const nombre of ['Drama', 'Comedia', 'Música']) await categoria(nombre);
+      const before = await table();
+      assert.equal(before.filas, 3);
+
+      assert.deepEqual(await migrateToLatest(db), migrationNames.filter((name) => name > '0005_change_log'));
+      assert.deepEqual(await table(), before);
+      await categoria('Documental');
+      const after = await table();
+      assert.equal(after.filas, 4);
+      assert.ok(after.version > before.version, `the version moved: ${before.version} → ${after.version}`);
+      assert.deepEqual((await checkStore(db)).problems, []);
     } finally {
       await db.destroy();
     }
