@@ -5,10 +5,10 @@
  * requests carry no token.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { registryNode } from './registryNode.js';
+import { installForBench, registryNode, type BenchInstall } from './registryNode.js';
 import { pinned, startServer, type ServerProcess } from './process.js';
 
 /** Pinned to one version, so that a run measures the same code every time. */
@@ -56,37 +56,13 @@ const COLLECTIONS = ['categorias', 'peliculas'];
 const ADMIN_EMAIL = 'admin@example.com';
 const ADMIN_PASSWORD = 'bench';
 
-/**
- * The folder it is installed in: inside the repository (so a second run reuses it) and git-ignored.
- * A stamp holding the version is written last, so an interrupted install is redone, not reused.
- */
-function installDir(root: string, node: string): string {
-  const dir = join(root, '.bench', 'directus');
-  const stamp = join(dir, 'installed-version');
-  const version = `${DIRECTUS_VERSION} ${node}`;
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === version) return dir;
-
-  console.log(`Installing directus@${DIRECTUS_VERSION} into .bench/directus (once; it takes a few minutes)`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, allowScripts: ALLOW_SCRIPTS }, null, 2)}\n`);
-  // The npm registry's node package keeps the binary's headers in its platform package.
-  const installed = dirname(dirname(realpathSync(node)));
-  const nodeDir = [installed, join(installed, 'node_modules', `node-${process.platform}-${process.arch}`)].find((d) => existsSync(join(d, 'include', 'node', 'node_version.h')));
-  if (!nodeDir) throw new Error(`no headers found for ${node}, to build Directus's native modules against`);
-  const install = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', `--nodedir=${nodeDir}`, `directus@${DIRECTUS_VERSION}`], {
-    stdio: 'inherit',
-    env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` },
-  });
-  if (install.status !== 0) {
-    throw new Error(`npm install of directus@${DIRECTUS_VERSION} failed (${install.error?.message ?? `exit ${install.status}`})`);
-  }
-  // An install whose build was skipped or failed would only show when Directus starts, or at its first query.
-  const native = spawnSync(node, ['-e', "new (require('sqlite3').Database)(':memory:').close(); require('isolated-vm')"], { cwd: dir, encoding: 'utf8' });
-  if (native.status !== 0) throw new Error(`directus installed, but its native modules do not load:\n${native.stderr}`);
-  writeFileSync(stamp, `${version}\n`);
-  return dir;
-}
+/** Installed by the bench on first use, to run on `node` (DIRECTUS_NODE); its native modules checked by loading them. */
+const INSTALL: BenchInstall = {
+  folder: 'directus',
+  spec: `directus@${DIRECTUS_VERSION}`,
+  allowScripts: ALLOW_SCRIPTS,
+  check: "new (require('sqlite3').Database)(':memory:').close(); require('isolated-vm')",
+};
 
 /**
  * Starts Directus (its own CLI, `directus start`: one process) on `port`, on a fresh SQLite file under
@@ -99,7 +75,7 @@ function installDir(root: string, node: string): string {
  */
 export async function startDirectus(root: string, workDir: string, port: number): Promise<ServerProcess> {
   const node = registryNode(root, DIRECTUS_NODE);
-  const bin = join(installDir(root, node), 'node_modules', '.bin', 'directus');
+  const bin = join(installForBench(root, node, INSTALL), 'node_modules', '.bin', 'directus');
   // A project folder as `directus init` makes one: without a package.json, it warns that it cannot
   // look for extensions in it.
   const dir = join(workDir, 'directus');

@@ -3,10 +3,9 @@
  * the bench needs it, so it is not among the project's dependencies), then run on a fresh SQLite file
  * with tables like cartelera's.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { registryNode } from './registryNode.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { installForBench, registryNode, type BenchInstall } from './registryNode.js';
 import { pinned, startServer, type ServerProcess } from './process.js';
 
 /** Pinned to one version, so that a run measures the same code every time. */
@@ -45,41 +44,16 @@ create index peliculas_categoria on peliculas (categoria_id);
 `;
 
 /**
- * The folder it is installed in: inside the repository (so a second run reuses it) and git-ignored.
- * A stamp holding the version is written last, so an interrupted install is redone, not reused.
- *
- * It runs on `node` (PLATFORMATIC_NODE). npm runs no dependency's install script unless the
- * project allows it, so the folder's package.json allows the driver's (a build from source against
- * `node`'s own headers).
+ * Installed by the bench on first use, to run on `node` (PLATFORMATIC_NODE). npm runs no dependency's
+ * install script unless the project allows it, so the folder allows its SQLite driver's (a build from
+ * source), checked by opening a database.
  */
-function installDir(root: string, node: string): string {
-  const dir = join(root, '.bench', 'platformatic');
-  const stamp = join(dir, 'installed-version');
-  const version = `${PLATFORMATIC_VERSION} ${node}`;
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === version) return dir;
-
-  console.log(`Installing @platformatic/db@${PLATFORMATIC_VERSION} into .bench/platformatic (once; it takes a few minutes)`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ private: true, allowScripts: { 'better-sqlite3': true } }, null, 2)}\n`);
-  // The npm registry's node package keeps the binary's headers in its platform package.
-  const installed = dirname(dirname(realpathSync(node)));
-  const nodeDir = [installed, join(installed, 'node_modules', `node-${process.platform}-${process.arch}`)].find((d) => existsSync(join(d, 'include', 'node', 'node_version.h')));
-  if (!nodeDir) throw new Error(`no headers found for ${node}, to build Platformatic DB's SQLite driver against`);
-  const install = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', `--nodedir=${nodeDir}`, `@platformatic/db@${PLATFORMATIC_VERSION}`], {
-    stdio: 'inherit',
-    env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` },
-  });
-  if (install.status !== 0) {
-    throw new Error(`npm install of @platformatic/db@${PLATFORMATIC_VERSION} failed (${install.error?.message ?? `exit ${install.status}`})`);
-  }
-  // Its SQLite driver is native (better-sqlite3): an install whose build was skipped or failed would
-  // only show at the first request.
-  const driver = spawnSync(node, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: dir, encoding: 'utf8' });
-  if (driver.status !== 0) throw new Error(`@platformatic/db installed, but its SQLite driver does not load:\n${driver.stderr}`);
-  writeFileSync(stamp, `${version}\n`);
-  return dir;
-}
+const INSTALL: BenchInstall = {
+  folder: 'platformatic',
+  spec: `@platformatic/db@${PLATFORMATIC_VERSION}`,
+  allowScripts: { 'better-sqlite3': true },
+  check: "new (require('better-sqlite3'))(':memory:').close()",
+};
 
 /**
  * Starts Platformatic DB (its own CLI, `plt-db start`: one process, no worker threads) on `port`, on a
@@ -88,7 +62,7 @@ function installDir(root: string, node: string): string {
  */
 export async function startPlatformatic(root: string, workDir: string, port: number): Promise<ServerProcess> {
   const node = registryNode(root, PLATFORMATIC_NODE);
-  const bin = join(installDir(root, node), 'node_modules', '.bin', 'plt-db');
+  const bin = join(installForBench(root, node, INSTALL), 'node_modules', '.bin', 'plt-db');
   const dir = join(workDir, 'platformatic');
   mkdirSync(join(dir, 'migrations'), { recursive: true });
   writeFileSync(join(dir, 'migrations', '001.do.sql'), SCHEMA);

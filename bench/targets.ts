@@ -210,37 +210,24 @@ async function jsonServer(movies: number, dbFile: string): Promise<Target> {
     port,
     readyPath: '/categorias',
   });
-  return {
-    name: 'json-server',
-    server,
-    dialect: JSON_SERVER,
-    seed: (concurrency) => seedThroughApi(server.base, movies, concurrency, JSON_SERVER),
-    stop: () => server.stop(),
-  };
+  return peer('json-server', server, JSON_SERVER, movies);
 }
 
 /** Platformatic DB (bench/platformatic.ts) on a fresh SQLite file; its SQLite is removed with `workDir`. */
 async function platformatic(movies: number, workDir: string): Promise<Target> {
   const server = await startPlatformatic(root, workDir, await freePort());
-  return {
-    name: 'platformatic-db',
-    server,
-    dialect: PLATFORMATIC,
-    seed: (concurrency) => seedThroughApi(server.base, movies, concurrency, PLATFORMATIC),
-    stop: () => server.stop(),
-  };
+  return peer('platformatic-db', server, PLATFORMATIC, movies);
 }
 
 /** Directus (bench/directus.ts) on a fresh SQLite file; its SQLite is removed with `workDir`. */
 async function directus(movies: number, workDir: string): Promise<Target> {
   const server = await startDirectus(root, workDir, await freePort());
-  return {
-    name: 'directus',
-    server,
-    dialect: DIRECTUS,
-    seed: (concurrency) => seedThroughApi(server.base, movies, concurrency, DIRECTUS),
-    stop: () => server.stop(),
-  };
+  return peer('directus', server, DIRECTUS, movies);
+}
+
+/** Another server of the same kind, seeded through its own API and stopped with its process. */
+function peer(name: TargetName, server: ServerProcess, dialect: Dialect, movies: number): Target {
+  return { name, server, dialect, seed: (concurrency) => seedThroughApi(server.base, movies, concurrency, dialect), stop: () => server.stop() };
 }
 
 /** bench/ceiling.ts: the same bytes, from memory. Nothing to seed: it makes its movies at start. */
