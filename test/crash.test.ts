@@ -385,7 +385,10 @@ describe(`a crash under load (${backend})`, () => {
       const meanGroup = await figures.meanGroup;
       assert.ok(meanGroup !== undefined && Number.isFinite(meanGroup), 'the service counts its commits');
       // SQLite commits the writes that arrive together in groups; PostgreSQL each in its own transaction.
-      if (backend === 'sqlite') assert.ok(meanGroup > 1.5, `the writes were committed in groups (mean group ${meanGroup})`);
+      // Some group held more than one write, so the kill met grouped writes. How large the groups
+      // are depends on how busy the machine is (1.4 to 3 seen), which is not what this test is about;
+      // test/sqlite/groupCommit.test.ts holds what grouping must do.
+      if (backend === 'sqlite') assert.ok(meanGroup > 1, `the writes were committed in groups (mean group ${meanGroup})`);
 
       await assertStoreIntact(store.url);
       service = await start(store.url);
