@@ -5,10 +5,15 @@ import { messages } from '../catalogue/messages.js';
 import type { Db } from '../db/schema.js';
 import { importCatalogue, type ImportResult, type OnConflict } from '../transfer/import.js';
 import { readSpreadsheets, UnreadableInput, type SpreadsheetFile } from '../transfer/readers.js';
-import { exportWorkbook, TooManyRows } from '../transfer/workbook.js';
+import { resources } from '../resources/index.js';
+import { exportStaffCsv } from '../transfer/write/csv.js';
+import { exportOds, ODS_TYPE } from '../transfer/write/ods.js';
+import type { Selection } from '../transfer/write/sheets.js';
+import { exportWorkbook, TooManyRows } from '../transfer/write/xlsx.js';
 import { errorBody, ErrorBody, HttpError } from './errors.js';
+import { parseListQuery, type RawQuery } from './listQuery.js';
 import { localDateTime } from './time.js';
-import { ImportQuery, ImportReport, type Existentes } from './transferSchemas.js';
+import { ExportQuery, ImportQuery, ImportReport, type Existentes } from './transferSchemas.js';
 
 /** What the import does with a record already stored, for each word of `existentes`. */
 const ON_CONFLICT = { error: 'error', omitir: 'skip', actualizar: 'update' } as const satisfies Record<Existentes, OnConflict>;
@@ -21,7 +26,8 @@ const WORKBOOK_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheet
 /**
  * `POST /importar`: CSV files or a workbook, uploaded as `multipart/form-data` in `archivo` parts,
  * checked (`?comprobar=true`) or stored all or nothing by the command line's own import engine.
- * `GET /exportar.xlsx`: the whole catalogue as a workbook, by its export engine. The write key, the
+ * `GET /exportar.xlsx`, `.ods`: the whole catalogue, or one list as filtered and sorted, as a workbook;
+ * `GET /exportar.csv`: one list as staff's CSV; by the command line's export engine. The write key, the
  * rate limit and load shedding apply as to every request. Multipart is parsed on these routes
  * alone: the interface's own routes still take JSON only.
  */
@@ -61,33 +67,78 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
     );
   });
 
-  app.get(
-    '/exportar.xlsx',
-    {
-      schema: {
-        tags: ['transfer'],
-        summary: 'The whole catalogue as a workbook: a sheet per resource, headers as the admin labels them',
-        operationId: 'exportWorkbook',
-        produces: [WORKBOOK_TYPE],
-        response: { '4xx': ErrorBody, '5xx': ErrorBody },
+  for (const format of Object.values(EXPORTS)) {
+    app.get(
+      `/exportar.${format.ext}`,
+      {
+        schema: {
+          tags: ['transfer'],
+          summary: format.summary,
+          description: `With \`recurso\` (${resources.map((r) => r.name).join(', ')}), that resource's list alone, filtered and sorted by the list's own parameters (\`q\`, \`_sort\`, \`_order\`, \`<field>\`, \`<field>_gte\`…, as \`GET /<recurso>\` takes them), every matching record.${format.ext === 'csv' ? ' `recurso` is required.' : ' Without it, the whole catalogue.'}`,
+          operationId: format.operationId,
+          produces: [format.type],
+          querystring: ExportQuery,
+          response: { '4xx': ErrorBody, '5xx': ErrorBody },
+        },
       },
-    },
-    async (_request, reply) => {
-      let workbook;
-      try {
-        workbook = await exportWorkbook(db);
-      } catch (error) {
-        if (error instanceof TooManyRows) throw new HttpError(422, error.message);
-        throw error;
-      }
-      const day = localDateTime().slice(0, 10);
-      return reply
-        .type(WORKBOOK_TYPE)
-        .header('content-disposition', `attachment; filename="cartelera-${day}.xlsx"`)
-        .header('cache-control', 'no-store')
-        .send(workbook.bytes);
-    },
-  );
+      async (request, reply) => {
+        const selection = exportSelection(request.query as RawQuery, format.ext === 'csv');
+        let file;
+        try {
+          file = await format.write(db, selection);
+        } catch (error) {
+          if (error instanceof TooManyRows) throw new HttpError(422, error.message);
+          throw error;
+        }
+        const day = localDateTime().slice(0, 10);
+        const name = ['cartelera', selection.resource?.name, day].filter(Boolean).join('-');
+        return reply
+          .type(format.type)
+          .header('content-disposition', `attachment; filename="${name}.${format.ext}"`)
+          .header('cache-control', 'no-store')
+          .send(file.bytes);
+      },
+    );
+  }
+}
+
+/** The exports, each by its file's extension. */
+const EXPORTS = {
+  xlsx: {
+    ext: 'xlsx',
+    type: WORKBOOK_TYPE,
+    operationId: 'exportWorkbook',
+    summary: 'The catalogue, or one list, as a workbook (.xlsx): a sheet per resource, headers as the admin labels them',
+    write: exportWorkbook,
+  },
+  ods: {
+    ext: 'ods',
+    type: ODS_TYPE,
+    operationId: 'exportOds',
+    summary: 'The catalogue, or one list, as an OpenDocument spreadsheet (.ods), with the sheets of the .xlsx',
+    write: exportOds,
+  },
+  csv: {
+    ext: 'csv',
+    type: 'text/csv; charset=utf-8',
+    operationId: 'exportCsv',
+    summary: "One list as staff's CSV: a byte order mark, ';' between cells, the labels as headers, dates as dd/mm/aaaa hh:mm",
+    write: exportStaffCsv,
+  },
+} as const;
+
+/** What `GET /exportar.*` asks for: `recurso` and that list's own parameters, checked as the list checks them. */
+function exportSelection(raw: RawQuery, needsResource: boolean): Selection {
+  const { recurso, ...list } = raw;
+  const name = [recurso ?? []].flat().at(-1);
+  const names = resources.map((r) => r.name);
+  if (name === undefined) {
+    if (needsResource) throw new HttpError(400, messages.transfer.csvNeedsResource(names));
+    return {};
+  }
+  const resource = resources.find((r) => r.name === name);
+  if (!resource) throw new HttpError(400, messages.transfer.unknownResource(name, names));
+  return { resource, list: parseListQuery(list, resource.kinds, { expand: [], embed: [] }) };
 }
 
 /** The uploaded files, whole, or a refusal naming what is wrong with the upload. */

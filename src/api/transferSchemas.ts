@@ -42,3 +42,8 @@ export type ImportReport = Static<typeof ImportReport>;
 
 export type ImportProblemWire = Static<typeof Problem>;
 export type Existentes = (typeof EXISTENTES)[number];
+
+/** `GET /exportar.*`: which list (else the whole catalogue); that list's own filter and sort parameters come beside it. */
+export const ExportQuery = Type.Object({
+  recurso: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'the resource whose list to export, by its path name', examples: ['peliculas'] })),
+});

@@ -31,3 +31,12 @@ export const fieldLabels = {
 /** A resource's labels by its path name: one and many (the name itself where none is declared). */
 export const labelsOfResource = (name: string): readonly [string, string] =>
   (resourceLabels as Record<string, readonly [string, string]>)[name] ?? [name, name];
+
+/** How a field's coded values read for people (a participation's `tipo_evento` as the item's kind), for sheets and the admin. */
+export const valueLabels = {
+  tipo_evento: { pelicula: resourceLabels.peliculas[0], obra: resourceLabels.Obras[0], eventoUrbano: resourceLabels.eventosUrbanos[0] },
+} as const satisfies Record<string, Record<string, string>>;
+
+/** A field's coded value as people read it, or the value itself where it has no label. */
+export const valueLabel = (field: string, value: string): string =>
+  (valueLabels as Record<string, Record<string, string>>)[field]?.[value] ?? value;

@@ -148,6 +148,8 @@ export const messages = {
     notSpreadsheet: (name: string) => `${name}: no es un archivo .csv ni .xlsx.`,
     notWorkbook: (name: string) => `${name}: no es un libro .xlsx válido.`,
     csvName: (name: string, expected: readonly string[]) => `${name}: un archivo CSV lleva el nombre de su recurso (${expected.join(', ')}).`,
+    unknownResource: (name: string, expected: readonly string[]) => `No existe el recurso '${name}'; los recursos son: ${expected.join(', ')}.`,
+    csvNeedsResource: (expected: readonly string[]) => `Un CSV lleva un solo recurso: indíquelo con recurso (${expected.join(', ')}).`,
   },
 
   /** What an import says of a spreadsheet's rows and cells (docs/data.md). */

@@ -2,22 +2,25 @@
 import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { userInfo } from 'node:os';
-import { dirname, extname, resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { countRows } from '../db/bulk.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Db } from '../db/schema.js';
+import type { AnyResource } from '../resources/define.js';
 import { artistas, categorias, eventosUrbanos, obras, participaciones, peliculas, resources } from '../resources/index.js';
 import { backupStore } from '../transfer/backup.js';
 import { checkStore, migrationStates } from '../transfer/check.js';
 import { copyCatalogue } from '../transfer/copy.js';
-import { exportCatalogue, type ExportFormat } from '../transfer/export.js';
+import { exportCatalogue, exportCsv, type ExportFormat } from '../transfer/export.js';
 import { importCatalogue, problemText, type ImportResult, type OnConflict } from '../transfer/import.js';
 import type { Encoding } from '../transfer/csv.js';
 import { placeText, readImport, UnreadableInput, type Incoming } from '../transfer/readers.js';
-import { exportWorkbook, TooManyRows } from '../transfer/workbook.js';
+import { exportOds } from '../transfer/write/ods.js';
+import type { Selection } from '../transfer/write/sheets.js';
+import { exportWorkbook, TooManyRows } from '../transfer/write/xlsx.js';
 import * as demo from './demo.js';
 import { withProgress } from './progress.js';
 
@@ -75,21 +78,28 @@ program
 
 program
   .command('export')
-  .description('write the whole catalogue: one JSON document (default), NDJSON, a workbook (.xlsx), or a folder of CSV files')
-  .option('--out <file>', 'where to write (a folder for csv); standard output when absent')
-  .addOption(new Option('--format <format>', 'json, ndjson, xlsx or csv (default: from --out\'s extension, else json)').choices(['json', 'ndjson', 'xlsx', 'csv']))
-  .action((options: { out?: string; format?: ExportFormat | 'xlsx' }) => {
+  .description('write the whole catalogue, or one resource: a JSON document (default), NDJSON, a workbook (.xlsx or .ods), staff CSV files')
+  .option('--out <file>', 'where to write (for csv, a .csv file, or a folder of them); standard output when absent')
+  .addOption(new Option('--format <format>', 'json, ndjson, xlsx, ods or csv (default: from --out\'s extension, else json)').choices(['json', 'ndjson', 'xlsx', 'ods', 'csv']))
+  .option('--recurso <name>', `one resource alone: ${resources.map((r) => r.name).join(', ')}`)
+  .action((options: { out?: string; format?: Format; recurso?: string }) => {
     const path = options.out === undefined ? undefined : userPath(options.out);
     const format = exportFormat(options.out, options.format);
-    if (format === 'csv' && !path) throw new Failure('export --format csv writes a folder: name it with --out', 2);
+    const resource = options.recurso === undefined ? undefined : resourceArgument(options.recurso);
+    // One CSV file holds one resource: --recurso names it, or the file's name does (peliculas.csv).
+    const oneCsv = format === 'csv' && (path === undefined || extname(path).toLowerCase() === '.csv');
+    const csvResource = oneCsv ? (resource ?? (path ? resources.find((r) => r.name.toLowerCase() === basename(path, extname(path)).toLowerCase()) : undefined)) : undefined;
+    if (oneCsv && !csvResource) throw new Failure(`export: a CSV file holds one resource: name it with --recurso (${resources.map((r) => r.name).join(', ')}), or write a folder of them with --format csv --out <folder>`, 2);
     return withStore({}, async (db) => {
       await requireMigrated(db);
-      const total = await recordCount(db);
+      const only = resource ?? csvResource;
+      const total = only ? await countRows(db, only.table) : await recordCount(db);
       await withProgress('export', total, 'records', async (advance) => {
-        if (format === 'csv' && path) return exportCatalogue(db, 'csv', { folder: path }, advance);
-        if (format === 'xlsx') return writeWorkbook(db, path, advance);
+        if (format === 'csv' && !oneCsv && path) return exportCsv(db, { folder: path, resource }, advance);
+        if (format === 'xlsx' || format === 'ods') return writeSpreadsheet(db, format, { resource }, path, advance);
         const out = path ? createWriteStream(newFileAt(path)) : process.stdout;
-        await exportCatalogue(db, format, { out }, advance);
+        if (csvResource) await exportCsv(db, { out, resource: csvResource }, advance);
+        else if (format !== 'csv') await exportCatalogue(db, format, out, advance, resource ? [resource] : resources);
         if (out !== process.stdout) {
           out.end();
           await once(out, 'close');
@@ -219,11 +229,11 @@ function systemUser(): string {
   }
 }
 
-/** The workbook of the whole catalogue, to `path` or standard output. */
-async function writeWorkbook(db: Db, path: string | undefined, advance: (written: number) => void): Promise<void> {
+/** A workbook (.xlsx or .ods) of the selection, to `path` or standard output. */
+async function writeSpreadsheet(db: Db, format: 'xlsx' | 'ods', selection: Selection, path: string | undefined, advance: (written: number) => void): Promise<void> {
   let workbook;
   try {
-    workbook = await exportWorkbook(db);
+    workbook = await (format === 'ods' ? exportOds : exportWorkbook)(db, selection);
   } catch (error) {
     if (error instanceof TooManyRows) throw new Failure(`export: ${error.message}`, 1);
     throw error;
@@ -233,13 +243,22 @@ async function writeWorkbook(db: Db, path: string | undefined, advance: (written
   advance(workbook.records);
 }
 
+type Format = ExportFormat | 'xlsx' | 'ods' | 'csv';
+
 /** The export's format: the one given, else the one --out's extension names, else JSON. */
-function exportFormat(out: string | undefined, given: ExportFormat | 'xlsx' | undefined): ExportFormat | 'xlsx' {
+function exportFormat(out: string | undefined, given: Format | undefined): Format {
   const ext = out === undefined ? '' : extname(out).toLowerCase();
-  if (ext === '.csv') throw new Failure(`export: ${out} names one CSV file, but a CSV export is a folder of them, one per resource: --format csv --out <folder>`, 2);
-  const named: ExportFormat | 'xlsx' | undefined = ext === '.json' ? 'json' : ext === '.ndjson' || ext === '.jsonl' ? 'ndjson' : ext === '.xlsx' ? 'xlsx' : undefined;
+  const byExtension: Record<string, Format> = { '.json': 'json', '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.xlsx': 'xlsx', '.ods': 'ods', '.csv': 'csv' };
+  const named = byExtension[ext];
   if (given !== undefined && named !== undefined && given !== named) throw new Failure(`export: --format ${given} does not match --out ${out}`, 2);
   return given ?? named ?? 'json';
+}
+
+/** `--recurso`: a resource's path name, in any case. */
+function resourceArgument(name: string): AnyResource {
+  const resource = resources.find((r) => r.name.toLowerCase() === name.toLowerCase());
+  if (!resource) throw new Failure(`export: --recurso ${name} names no resource (${resources.map((r) => r.name).join(', ')})`, 2);
+  return resource;
 }
 
 async function withStore(options: { create?: boolean }, work: (db: Db) => Promise<void>): Promise<void> {

@@ -22,6 +22,8 @@ export const artistas = defineResource({
   example: { dni: 20111222, nombre: 'Alfonso', apellido: 'Cuarón', tipo: 'director', descripcion: 'Director mexicano nacido en 1961.' },
   location: (a) => `/artistas/${a.dni}`,
   unique: ['dni'],
+  // A participation's sheet shows its artist as "Ricardo Darín (DNI 27444555)"; an import also takes the name alone.
+  knownAs: (a) => [`${String(a.nombre)} ${String(a.apellido)} (DNI ${String(a.dni)})`, `${String(a.nombre)} ${String(a.apellido)}`],
   queries: (db) => ({
     get: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),
     find: (dni) => db.selectFrom('artistas').selectAll().where('dni', '=', dni).executeTakeFirst(),

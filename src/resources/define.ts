@@ -54,6 +54,11 @@ export interface ResourceDefinition<T extends keyof Database, K extends string, 
   references?: Record<string, Reference>;
   /** The fields no two records may share all of (titles and names compared by their normalized key). */
   unique: readonly NoInfer<K | (keyof F & string)>[];
+  /**
+   * What people call a record where its unique value is no name (an artist's dni): the form a
+   * sheet shows first, then others an import also takes.
+   */
+  knownAs?: (record: Record<string, unknown>) => string[];
   /** Its queries; what they are given to store carries every key column, filled from the text fields (see defineResource). */
   queries(db: Db): Queries<
     Record<K, number> & Static<TObject<F>>,
@@ -108,6 +113,8 @@ export interface Resource<
   representation(record: Record<string, unknown>): string;
   /** What the "Ya existe…" sentence names: the unique fields' values. */
   uniqueValue(record: Record<string, unknown>): string;
+  /** How a sheet names the record where another refers to it: its title or name, an artist's name and DNI. */
+  shownAs(record: Record<string, unknown>): string;
 }
 
 type Row = Record<string, unknown>;
@@ -137,6 +144,7 @@ export function defineResource<T extends keyof Database, K extends string, F ext
   const keyFields = Object.keys(def.fields).filter((name) => kinds[name]?.type === 'text');
   // The one place key columns are made: KeyColumns<T> are the `<field>_clave` of these text fields (test/db/schema.test.ts holds the two together).
   const keyed = <R extends object>(row: R) => withKeys(row as Record<string, unknown>, keyFields) as R & KeyColumns<T>;
+  const uniqueValue = (record: Record<string, unknown>) => def.unique.map((field) => String(record[field])).join(', ');
   return {
     ...def,
     queries: (db) => {
@@ -156,7 +164,8 @@ export function defineResource<T extends keyof Database, K extends string, F ext
     kinds,
     keyFields,
     representation: (record) => JSON.stringify(Object.fromEntries(names.map((name) => [name, record[name]]))),
-    uniqueValue: (record) => def.unique.map((field) => String(record[field])).join(', '),
+    uniqueValue,
+    shownAs: (record) => def.knownAs?.(record)[0] ?? uniqueValue(record),
   };
 }
 

@@ -24,7 +24,7 @@ export const participaciones = defineResource({
   example: { id: 1, artistas_dni: 20111222, tipo_evento: 'pelicula', evento_id: 1 },
   location: (p) => `/participaciones?id=${p.id}`,
   references: {
-    artistas_dni: { to: () => artistas },
+    artistas_dni: { to: () => artistas, byLookup: 'artista' },
     evento_id: { to: (p) => items[p.tipo_evento as Tipo], byLookup: 'evento' },
   },
   unique: ['artistas_dni', 'tipo_evento', 'evento_id'],

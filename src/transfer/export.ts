@@ -2,14 +2,15 @@ import { once } from 'node:events';
 import { mkdirSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
 import { resources } from '../resources/index.js';
 import { inSnapshot } from './snapshot.js';
+import { writeStaffCsv } from './write/csv.js';
+import { withStaffSheets } from './write/sheets.js';
 
-export type ExportFormat = 'json' | 'ndjson' | 'csv';
+export type ExportFormat = 'json' | 'ndjson';
 
 /** The document's identity: its `formato` and the `version` of its layout. */
 export const DOCUMENT = { formato: 'cartelera', version: 1 } as const;
@@ -18,26 +19,15 @@ export const DOCUMENT = { formato: 'cartelera', version: 1 } as const;
 export type Progress = (written: number) => void;
 
 /**
- * The whole catalogue, each record exactly as the API answers it, from one consistent view of the
- * store, written page by page as it is read: memory stays flat whatever the catalogue's size.
- * JSON and NDJSON go to `out`; CSV is a folder, `folder`, with one file per resource.
+ * The whole catalogue (or the resources named), each record exactly as the API answers it, from
+ * one consistent view of the store, written page by page as it is read to `out`: memory stays flat
+ * whatever the catalogue's size.
  */
-export async function exportCatalogue(db: Db, format: ExportFormat, target: { out: Writable } | { folder: string }, progress: Progress = () => {}): Promise<number> {
+export async function exportCatalogue(db: Db, format: ExportFormat, out: Writable, progress: Progress = () => {}, only: readonly AnyResource[] = resources): Promise<number> {
   let written = 0;
   await inSnapshot(db, async (trx) => {
-    if ('folder' in target) {
-      mkdirSync(target.folder, { recursive: true });
-      for (const resource of resources) {
-        const file = createWriteStream(join(target.folder, `${resource.name}.csv`));
-        await writeCsv(trx, resource, file, (n) => progress((written += n)));
-        file.end();
-        await once(file, 'close');
-      }
-      return;
-    }
-    const out = target.out;
     if (format === 'json') await write(out, `{"formato":"${DOCUMENT.formato}","version":${DOCUMENT.version},"exportado":${JSON.stringify(new Date().toISOString())}`);
-    for (const resource of resources) {
+    for (const resource of only) {
       if (format === 'json') await write(out, `,\n${JSON.stringify(resource.name)}:[`);
       const before = written;
       for await (const rows of allRows(trx, resource.table, resource.key.name)) {
@@ -55,18 +45,25 @@ export async function exportCatalogue(db: Db, format: ExportFormat, target: { ou
   return written;
 }
 
-async function writeCsv(db: Db, resource: AnyResource, file: Writable, progress: (rows: number) => void): Promise<void> {
-  const columns = Object.keys(resource.schemas.item.properties);
-  const csv = stringify({ header: true, columns, bom: false });
-  csv.pipe(file);
-  for await (const rows of allRows(db, resource.table, resource.key.name)) {
-    for (const row of rows) {
-      if (!csv.write(JSON.parse(resource.representation(row)))) await once(csv, 'drain');
-    }
-    progress(rows.length);
+/**
+ * Staff CSV (write/csv.ts): one resource's to `out`, or every resource's (or the one named) into
+ * `folder`, a file per resource named by its path (`peliculas.csv`), which an import takes back.
+ */
+export async function exportCsv(db: Db, target: { out: Writable; resource: AnyResource } | { folder: string; resource?: AnyResource }, progress: Progress = () => {}): Promise<number> {
+  let written = 0;
+  const advance = (rows: number) => progress((written += rows));
+  if ('out' in target) {
+    await withStaffSheets(db, { resource: target.resource }, (sheet) => writeStaffCsv(sheet, target.out, advance).then(() => undefined));
+    return written;
   }
-  csv.end();
-  await once(csv, 'end');
+  mkdirSync(target.folder, { recursive: true });
+  await withStaffSheets(db, { resource: target.resource }, async (sheet) => {
+    const file = createWriteStream(join(target.folder, `${sheet.resource.name}.csv`));
+    await writeStaffCsv(sheet, file, advance);
+    file.end();
+    await once(file, 'close');
+  });
+  return written;
 }
 
 /** Writes `text`, waiting while the destination is full (stdout to a slow pipe, say). */

@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { strFromU8, unzipSync } from 'fflate';
 import readXlsxFile from 'read-excel-file/node';
-import { assertError, buildTestApp, withApp, type Json } from '../helpers.js';
+import { assertError, buildTestApp, createCategoria, createPelicula, withApp, type Json } from '../helpers.js';
 import { root } from '../service.js';
 import { backend } from '../stores.js';
 
@@ -157,5 +158,75 @@ describe(`GET /exportar.xlsx (${backend})`, () => {
           assert.equal((await copy.inject({ method: 'GET', url: path })).body, (await app.inject({ method: 'GET', url: path })).body);
         }
       });
+    }));
+});
+
+describe(`GET /exportar.xlsx, .ods and .csv of one list (${backend})`, () => {
+  /** Three movies of two categories, and one in a third: the list's filter and sort pick from them. */
+  async function movies(app: FastifyInstance) {
+    const drama = await createCategoria(app, { nombre: 'Drama' });
+    const comedia = await createCategoria(app, { nombre: 'Comedia' });
+    await createPelicula(app, { titulo: 'Zama', duracion: 115, categoria_id: drama.id, sipnosis: 'Un funcionario espera.\r\nY espera.' });
+    await createPelicula(app, { titulo: 'Relatos salvajes', duracion: 122, categoria_id: comedia.id });
+    await createPelicula(app, { titulo: 'La ciénaga', duracion: 103, categoria_id: drama.id });
+    return { drama, comedia };
+  }
+
+  it('when a list is exported with its filter and sort, then the workbook holds one sheet with the records GET /peliculas answers, in its order', () =>
+    withApp(async (app) => {
+      const { drama } = await movies(app);
+      const query = `categoria_id=${drama.id}&_sort=titulo&_order=asc`;
+      const listed = (await app.inject({ method: 'GET', url: `/peliculas?${query}` })).json<Json[]>();
+      const res = await app.inject({ method: 'GET', url: `/exportar.xlsx?recurso=peliculas&${query}` });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(String(res.headers['content-disposition']), /^attachment; filename="cartelera-peliculas-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+      const sheets = await readXlsxFile(res.rawPayload);
+      assert.deepEqual(sheets.map((s) => s.sheet), ['Películas']);
+      assert.deepEqual(sheets[0]?.data, [
+        ['Id', 'Título', 'Sinopsis', 'Duración (minutos)', 'Categoría'],
+        ...listed.map((p) => [p.id, p.titulo, p.sipnosis, p.duracion, 'Drama']),
+      ]);
+      assert.deepEqual(listed.map((p) => p.titulo), ['La ciénaga', 'Zama']);
+    }));
+
+  it('when a list is exported as CSV, then it is staff\'s CSV: a BOM, ; between cells, CRLF rows, labels, names and the list\'s order', () =>
+    withApp(async (app) => {
+      await movies(app);
+      const res = await app.inject({ method: 'GET', url: '/exportar.csv?recurso=peliculas&q=a&_sort=duracion&_order=desc' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+      assert.match(String(res.headers['content-disposition']), /filename="cartelera-peliculas-\d{4}-\d{2}-\d{2}\.csv"$/);
+      const ids = (await app.inject({ method: 'GET', url: '/peliculas?q=a&_sort=duracion&_order=desc' })).json<Json[]>().map((p) => p.id);
+      assert.equal(
+        res.rawPayload.toString('utf8'),
+        '\uFEFFId;Título;Sinopsis;Duración (minutos);Categoría\r\n' +
+          `${ids[0]};Relatos salvajes;Una historia.;122;Comedia\r\n` +
+          `${ids[1]};Zama;"Un funcionario espera.\r\nY espera.";115;Drama\r\n` +
+          `${ids[2]};La ciénaga;Una historia.;103;Drama\r\n`,
+      );
+    }));
+
+  it('when a list is exported as .ods, then it is an OpenDocument package with the one sheet', () =>
+    withApp(async (app) => {
+      await movies(app);
+      const res = await app.inject({ method: 'GET', url: '/exportar.ods?recurso=peliculas&duracion_gte=110' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.headers['content-type'], 'application/vnd.oasis.opendocument.spreadsheet');
+      const parts = unzipSync(res.rawPayload);
+      assert.equal(strFromU8(parts.mimetype ?? new Uint8Array()), 'application/vnd.oasis.opendocument.spreadsheet');
+      const content = strFromU8(parts['content.xml'] ?? new Uint8Array());
+      assert.deepEqual([...content.matchAll(/<table:table table:name="([^"]*)"/g)].map((m) => m[1]), ['Películas']);
+      assert.match(content, /<text:p>Zama<\/text:p>/);
+      assert.match(content, /<text:p>Relatos salvajes<\/text:p>/);
+      assert.doesNotMatch(content, /La ciénaga/);
+    }));
+
+  it('when recurso names no resource, a CSV names none, or a list parameter is bad, then 400 says which in Spanish', () =>
+    withApp(async (app) => {
+      const names = 'categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones';
+      assertError(await app.inject({ method: 'GET', url: '/exportar.xlsx?recurso=libros' }), 400, { details: `No existe el recurso 'libros'; los recursos son: ${names}.` });
+      assertError(await app.inject({ method: 'GET', url: '/exportar.ods?recurso=libros' }), 400, { details: /'libros'/ });
+      assertError(await app.inject({ method: 'GET', url: '/exportar.csv' }), 400, { details: `Un CSV lleva un solo recurso: indíquelo con recurso (${names}).` });
+      assertError(await app.inject({ method: 'GET', url: '/exportar.xlsx?recurso=peliculas&_sort=color' }), 400, { details: /'_sort' nombra un campo que no existe: color/ });
     }));
 });
