@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import { messages } from '../catalogue/messages.js';
 import type { Db } from '../db/schema.js';
 import { importCatalogue, type ImportResult, type OnConflict } from '../transfer/import.js';
-import { readSpreadsheets, UnreadableInput, type SpreadsheetFile } from '../transfer/readers.js';
+import { readSpreadsheets, UnreadableInput, type SpreadsheetFile } from '../transfer/read/index.js';
 import { exportWorkbook, TooManyRows } from '../transfer/workbook.js';
 import { errorBody, ErrorBody, HttpError } from './errors.js';
 import { localDateTime } from './time.js';

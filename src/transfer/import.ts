@@ -11,8 +11,8 @@ import { violationOf } from '../db/errors.js';
 import { inSavepoint } from '../db/groupCommit.js';
 import { changesNothing, createRecord, recordCreated, replaceRecord } from '../resources/writes.js';
 import { ChangeBatch, type ChangeContext, type Quien } from '../changes/log.js';
-import type { Incoming, Place } from './readers.js';
-import { namesOf } from './table.js';
+import { namesOf } from './read/table.js';
+import type { Incoming, Place } from './read/types.js';
 
 export type OnConflict = 'error' | 'skip' | 'update';
 

@@ -1,10 +1,8 @@
 import { parse } from 'csv-parse/sync';
-import { messages } from '../catalogue/messages.js';
-import type { AnyResource } from '../resources/define.js';
-import type { Incoming } from './readers.js';
+import { messages } from '../../catalogue/messages.js';
+import type { AnyResource } from '../../resources/define.js';
 import { readTable } from './table.js';
-
-export type Encoding = 'utf-8' | 'windows-1252';
+import type { Encoding, Incoming } from './types.js';
 
 /** What a CSV file gave: its records and problems, and how its bytes were read. */
 export interface CsvFile {

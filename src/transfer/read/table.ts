@@ -1,13 +1,10 @@
-import { fieldLabels, labelsOfResource } from '../catalogue/labels.js';
-import { normalizeKey } from '../catalogue/keys.js';
-import { messages } from '../catalogue/messages.js';
-import type { AnyResource } from '../resources/define.js';
-import { resources } from '../resources/index.js';
-import type { Incoming, Place } from './readers.js';
-import { spreadsheetValue, wallClockOf } from './spreadsheetValues.js';
-
-/** A spreadsheet's cell: text (all of a CSV's), or a workbook's number, boolean or date. */
-export type Cell = string | number | boolean | Date | null;
+import { fieldLabels, labelsOfResource } from '../../catalogue/labels.js';
+import { normalizeKey } from '../../catalogue/keys.js';
+import { messages } from '../../catalogue/messages.js';
+import type { AnyResource } from '../../resources/define.js';
+import { resources } from '../../resources/index.js';
+import type { Cell, Incoming, Place } from './types.js';
+import { shownDate, spreadsheetValue, wallClockOf } from './values.js';
 
 /**
  * A spreadsheet's table, CSV file or workbook sheet alike, as records of `resource`: the first row
@@ -50,13 +47,6 @@ export function readTable(rows: Cell[][], resource: AnyResource, where: Omit<Pla
     items.push({ resource, record, place, given });
   });
   return items;
-}
-
-/** What a workbook showed for a date cell: 14/11/2026, or 14/11/2026 20:30. */
-export function shownDate(date: Date): string {
-  const [day, time] = wallClockOf(date).split('T');
-  const [y, m, d] = (day ?? '').split('-');
-  return `${d}/${m}/${y}${time ? ` ${time.slice(0, 5)}` : ''}`;
 }
 
 const isEmpty = (cell: Cell) => cell === null || (typeof cell === 'string' && cell.trim() === '');

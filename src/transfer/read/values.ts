@@ -1,4 +1,4 @@
-import type { FieldKind } from '../db/listing.js';
+import type { FieldKind } from '../../db/listing.js';
 
 /**
  * A cell as spreadsheets write it, turned into what the API takes; anything else is left as it
@@ -54,4 +54,11 @@ export function wallClockOf(date: Date): string {
   const iso = new Date(Math.abs(time - second) <= 1 ? second : time).toISOString();
   if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
   return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
+}
+
+/** What a workbook showed for a date cell: 14/11/2026, or 14/11/2026 20:30. */
+export function shownDate(date: Date): string {
+  const [day, time] = wallClockOf(date).split('T');
+  const [y, m, d] = (day ?? '').split('-');
+  return `${d}/${m}/${y}${time ? ` ${time.slice(0, 5)}` : ''}`;
 }
