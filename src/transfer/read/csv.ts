@@ -1,7 +1,7 @@
-import { parse } from 'csv-parse/sync';
+import { CsvError, parse } from 'csv-parse/sync';
 import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
-import { readTable } from './table.js';
+import { numbered, readTable } from './table.js';
 import type { Encoding, Incoming } from './types.js';
 
 /** What a CSV file gave: its records and problems, and how its bytes were read. */
@@ -19,31 +19,54 @@ const SEPARATORS = [';', ',', '\t'] as const;
  * name or by the admin's label, empty rows skipped, rows numbered as the spreadsheet numbers them.
  */
 export function readCsv(file: string, bytes: Buffer, resource: AnyResource, encoding?: Encoding): CsvFile {
-  const { text, notice } = decode(bytes, encoding);
+  const decoded = decode(bytes, encoding);
+  if (decoded === undefined) return { items: [{ problem: messages.spreadsheet.notUtf8, place: { file } }] };
+  const { text, notice } = decoded;
+  const options = { delimiter: separatorOf(text), relax_column_count: true, skip_empty_lines: false, bom: true };
   let rows: string[][];
   try {
-    rows = parse(text, { delimiter: separatorOf(text), relax_column_count: true, skip_empty_lines: false, bom: true }) as string[][];
+    rows = parse(text, options) as string[][];
   } catch (error) {
-    return { items: [{ problem: messages.spreadsheet.invalidCsv(error instanceof Error ? error.message : String(error)), place: { file } }], notice };
+    if (!(error instanceof CsvError)) throw error;
+    // The header, when it can be read, names the column of the error.
+    let header: string[] = [];
+    try {
+      header = (parse(text, { ...options, to: 1 }) as string[][])[0] ?? [];
+    } catch {
+      // the error is in the header itself
+    }
+    const column = typeof error.column === 'number' ? header[error.column] : undefined;
+    return { items: [{ ...syntaxError(error, column?.trim() || undefined), place: { file, row: (Number(error.records) || 0) + 1 } }], notice };
   }
-  return { items: readTable(rows, resource, { file }), notice };
+  return { items: readTable(numbered(rows), resource, { file }), notice };
 }
 
-/** UTF-8 (a BOM is dropped), or, when the bytes are not UTF-8, Windows-1252, which says so. */
-function decode(bytes: Buffer, forced: Encoding | undefined): { text: string; notice?: string } {
+/** csv-parse's error as a sentence naming the sheet's row: the record it was reading, counted as the sheet counts rows. */
+function syntaxError(error: CsvError, label: string | undefined): { problem: string; label?: string } {
+  const sentences = messages.spreadsheet.csv;
+  const at = messages.spreadsheet.csvAt((Number(error.records) || 0) + 1, label);
+  const sentence =
+    {
+      INVALID_OPENING_QUOTE: sentences.quoteInside,
+      CSV_INVALID_OPENING_QUOTE: sentences.quoteInside,
+      CSV_INVALID_CLOSING_QUOTE: sentences.textAfterQuote,
+      CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: sentences.textAfterQuote,
+      CSV_QUOTE_NOT_CLOSED: sentences.quoteNotClosed,
+      CSV_RECORD_INCONSISTENT_FIELDS_LENGTH: sentences.cells,
+      CSV_RECORD_INCONSISTENT_COLUMNS: sentences.cells,
+      CSV_MAX_RECORD_SIZE: sentences.tooLong,
+    }[error.code as string] ?? sentences.other;
+  return { problem: sentence(at), ...(label !== undefined && { label }) };
+}
+
+/** UTF-8 (a BOM is dropped), or, when the bytes are not UTF-8, Windows-1252, which says so; undefined when only UTF-8 would do. */
+function decode(bytes: Buffer, forced: Encoding | undefined): { text: string; notice?: string } | undefined {
   if (forced === 'windows-1252') return { text: new TextDecoder('windows-1252').decode(bytes) };
   try {
     return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
   } catch {
-    if (forced === 'utf-8') throw new NotUtf8();
+    if (forced === 'utf-8') return undefined;
     return { text: new TextDecoder('windows-1252').decode(bytes), notice: messages.spreadsheet.readAsWindows1252 };
-  }
-}
-
-/** A file that --encoding utf-8 said is UTF-8 and is not. */
-export class NotUtf8 extends Error {
-  constructor() {
-    super('not valid UTF-8 (--encoding utf-8); save it as "CSV UTF-8", or leave --encoding out to read it as Windows-1252');
   }
 }
 

@@ -3,15 +3,18 @@ import { basename, extname, join } from 'node:path';
 import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
 import { resources } from '../../resources/index.js';
-import { NotUtf8, readCsv } from './csv.js';
+import { readCsv } from './csv.js';
 import { readDocument, readNdjson } from './json.js';
+import { readOds } from './ods.js';
 import { resourceNamed } from './table.js';
 import { BATCH, UnreadableInput, type Incoming, type ReadOptions, type SpreadsheetFile } from './types.js';
-import { NotAWorkbook, readWorkbook } from './xlsx.js';
+import { readXlsx } from './xlsx.js';
 
 export { placeText, UnreadableInput, type Encoding, type Incoming, type Place, type ReadOptions, type SpreadsheetFile } from './types.js';
 
-const SPREADSHEETS = ['.csv', '.xlsx'];
+/** The spreadsheets' readers, by extension; CSV files, which are named after their resource, are read apart. */
+const WORKBOOKS: Record<string, (file: string, bytes: Buffer) => Incoming[] | Promise<Incoming[]>> = { '.xlsx': readXlsx, '.ods': readOds };
+const SPREADSHEETS = ['.csv', ...Object.keys(WORKBOOKS)];
 
 /**
  * The records of the files given, each with its place: a JSON document or NDJSON as `export`
@@ -24,7 +27,7 @@ export async function* readImport(paths: string[], bytesRead: (n: number) => voi
   const files = paths.flatMap((path) => (statOf(path).isDirectory() ? csvFilesIn(path) : [path]));
   const ext = (file: string) => extname(file).toLowerCase();
   const unreadable = files.find((f) => !['.json', '.ndjson', '.jsonl', ...SPREADSHEETS].includes(ext(f)));
-  if (unreadable !== undefined) throw new UnreadableInput(`${unreadable}: not a .json, .ndjson, .csv or .xlsx file`);
+  if (unreadable !== undefined) throw new UnreadableInput(`${unreadable}: not a .json, .ndjson, .csv, .xlsx or .ods file`);
   for (const file of files) {
     if (ext(file) === '.json') yield* readDocument(file, bytesRead);
     else if (ext(file) === '.ndjson' || ext(file) === '.jsonl') yield* readNdjson(file, bytesRead);
@@ -36,32 +39,30 @@ export async function* readImport(paths: string[], bytesRead: (n: number) => voi
 
 /**
  * CSV files and workbooks given as bytes (the command line's, or an upload's), in the order
- * their resources refer to each other. A file that cannot be read as what its name says is
- * UnreadableInput; what is wrong inside one is a problem at its place.
+ * their resources refer to each other. What is wrong with a file (an empty one, a PDF named
+ * .xlsx, a CSV file named after no resource) is a problem of that file, as a row's are of its row.
  */
 export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadOptions = {}): AsyncGenerator<Incoming[]> {
-  for (const { name } of files) {
-    if (!SPREADSHEETS.includes(extname(name).toLowerCase())) throw new UnreadableInput(messages.transfer.notSpreadsheet(name));
+  const ext = (file: SpreadsheetFile) => extname(file.name).toLowerCase();
+  const unreadable = (file: SpreadsheetFile): string | undefined => {
+    if (!SPREADSHEETS.includes(ext(file))) return messages.transfer.notSpreadsheet;
+    if (file.bytes.length === 0) return messages.transfer.emptyFile;
+    if (ext(file) === '.csv' && !csvResource(file.name)) return messages.transfer.csvName(resources.map((r) => `${r.name}.csv`));
+    return undefined;
+  };
+  const problems = files.flatMap((file) => {
+    const problem = unreadable(file);
+    return problem === undefined ? [] : [{ problem, place: { file: file.name } }];
+  });
+  if (problems.length > 0) yield problems;
+  const readable = files.filter((file) => unreadable(file) === undefined);
+  for (const file of readable) {
+    const read = WORKBOOKS[ext(file)];
+    if (read) yield* batches(await read(file.name, file.bytes));
   }
-  const workbooks = files.filter((f) => extname(f.name).toLowerCase() === '.xlsx');
-  const csv = files.filter((f) => extname(f.name).toLowerCase() === '.csv');
-  const order = (file: SpreadsheetFile) => resources.indexOf(csvResource(file.name));
-  for (const { name, bytes } of workbooks) {
-    try {
-      yield* batches(await readWorkbook(name, bytes));
-    } catch (error) {
-      if (error instanceof NotAWorkbook) throw new UnreadableInput(error.message);
-      throw error;
-    }
-  }
-  for (const { name, bytes } of csv.sort((a, b) => order(a) - order(b))) {
-    let read: ReturnType<typeof readCsv>;
-    try {
-      read = readCsv(name, bytes, csvResource(name), options.encoding);
-    } catch (error) {
-      if (error instanceof NotUtf8) throw new UnreadableInput(`${name}: ${error.message}`);
-      throw error;
-    }
+  const order = (file: SpreadsheetFile) => resources.indexOf(csvResource(file.name) as AnyResource);
+  for (const { name, bytes } of readable.filter((file) => ext(file) === '.csv').sort((a, b) => order(a) - order(b))) {
+    const read = readCsv(name, bytes, csvResource(name) as AnyResource, options.encoding);
     if (read.notice) yield [{ notice: read.notice, place: { file: name } }];
     yield* batches(read.items);
   }
@@ -85,8 +86,7 @@ function csvFilesIn(folder: string): string[] {
   return found;
 }
 
-function csvResource(file: string): AnyResource {
-  const resource = resourceNamed(basename(file, extname(file)));
-  if (!resource) throw new UnreadableInput(messages.transfer.csvName(file, resources.map((r) => `${r.name}.csv`)));
-  return resource;
+/** The resource a CSV file is named after: `peliculas.csv`, `Películas.csv`. */
+function csvResource(file: string): AnyResource | undefined {
+  return resourceNamed(basename(file, extname(file)));
 }

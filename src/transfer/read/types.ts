@@ -25,13 +25,50 @@ export interface SpreadsheetFile {
   bytes: Buffer;
 }
 
+/** A problem the reader found: a cell it cannot read, or a column the header lacks. */
+export interface ReadProblem {
+  sentence: string;
+  /** The field the cell or column is of. */
+  field?: string;
+  /** The column as the sheet names it (`Duración (minutos)`), or the field's label when the sheet lacks it. */
+  label?: string;
+  /** The cell as the sheet shows it. */
+  value?: string;
+}
+
+/** A record as a file gives it. */
+export interface Read {
+  resource: AnyResource;
+  record: Record<string, unknown>;
+  place: Place;
+  /** A spreadsheet's cells as the file wrote them, by field, for the report, where the record holds them converted. */
+  given?: Record<string, string>;
+  /** A spreadsheet's columns as its header names them, by field: what the report calls them. */
+  columns?: Record<string, string>;
+  /** Cells of the row the reader could not read: reported with the row's other problems, and left out of the record. */
+  problems?: ReadProblem[];
+  /** Fields whose column the sheet lacks, already reported once for the sheet: no row repeats it. */
+  absent?: string[];
+}
+
 export type Incoming =
-  /** `given`: the cells as the file wrote them, for the report, where the record holds them converted. */
-  | { resource: AnyResource; record: Record<string, unknown>; place: Place; given?: Record<string, string> }
-  /** Something in the file that is no record of any resource. */
-  | { problem: string; place: Place }
+  | Read
+  /** Something in the file that is no record of any resource: a file, a sheet or a header that cannot be read. */
+  | ({ problem: string; place: Place } & Omit<ReadProblem, 'sentence'>)
   /** Something the reader did that the user should know, not a problem. */
   | { notice: string; place: Place };
+
+/** One row of a sheet or CSV file: its number as the spreadsheet numbers it (from 1), and its cells. */
+export interface Row {
+  number: number;
+  cells: Cell[];
+}
+
+/** A sheet of a workbook: its name as its tab shows it, and its rows that hold anything. */
+export interface Sheet {
+  name: string;
+  rows: Row[];
+}
 
 /** A spreadsheet's cell: text (all of a CSV's), or a workbook's number, boolean or date. */
 export type Cell = string | number | boolean | Date | null;

@@ -1,46 +1,96 @@
 import type { FieldKind } from '../../db/listing.js';
+import type { Cell } from './types.js';
+
+/** A cell read: the value handed to the API's rules and the cell as the sheet shows it, or why it cannot be read. */
+export type ReadCell = { value: string | number; shown: string } | { misplacedDate: string };
 
 /**
- * A cell as spreadsheets write it, turned into what the API takes; anything else is left as it
- * is, for the API's own rules to judge. Dates are the event's wall clock, never converted from
- * a time zone: `14/11/2026 20:30` is `2026-11-14T20:30:00Z`, a plain date its midnight.
+ * A cell as spreadsheets hold it and people type it, turned into what the API takes; anything
+ * else is left as it is, for the API's own rules to judge (and the report to quote). Dates are the
+ * event's wall clock, never converted from a time zone: `14/11/2026 20:30` is
+ * `2026-11-14T20:30:00Z`, a plain date its midnight. A duration's time cell (`1:52`, which a
+ * spreadsheet holds as a time of its day zero) is hours and minutes.
  */
-export function spreadsheetValue(kind: FieldKind | undefined, field: string, cell: string): string | number {
-  const text = cell.trim();
-  if (kind?.type === 'fecha') return fecha(text);
-  if (kind?.type === 'integer' && field === 'duracion') return minutes(text);
-  return kind?.type === 'text' ? cell : text;
+export function cellValue(kind: FieldKind | undefined, field: string, cell: Exclude<Cell, null>): ReadCell {
+  const duration = kind?.type === 'integer' && field === 'duracion';
+  if (cell instanceof Date) {
+    if (kind?.type === 'fecha') return { value: wallClockOf(cell), shown: shownDate(cell) };
+    const clock = duration ? clockOf(cell) : undefined;
+    // A date cell where no date belongs (a title the spreadsheet took for a date) is neither stored as shown nor as its serial number.
+    if (clock === undefined) return { misplacedDate: shownDate(cell) };
+    return { value: clock.minutes ?? clock.shown, shown: clock.shown };
+  }
+  const shown = String(cell);
+  const text = shown.trim();
+  if (kind?.type === 'fecha') return { value: fecha(text), shown };
+  if (duration) return { value: minutes(text), shown };
+  return { value: kind?.type === 'text' ? shown : text, shown };
 }
 
-/** `95`, `95 min`, `95 minutos`, or `1:45` (hours and minutes: 105). */
+const DAY_ZERO = Date.UTC(1899, 11, 30);
+const MINUTE = 60_000;
+
+/**
+ * A time cell, which spreadsheets hold as a time of their day zero (30/12/1899; 25:00 is 01:00 of
+ * the day after): its hours and minutes as shown, and as minutes when it holds no seconds (01:52
+ * is 112); undefined for a date of any other day.
+ */
+function clockOf(date: Date): { minutes?: number; shown: string } | undefined {
+  // A serial number's fraction of a day comes a millisecond short at times (wallClockOf).
+  const ms = Math.round((date.getTime() - DAY_ZERO) / 1000) * 1000;
+  if (ms < 0 || ms >= 2 * 24 * 60 * MINUTE) return undefined;
+  const minutes = Math.floor(ms / MINUTE);
+  const seconds = (ms % MINUTE) / 1000;
+  const shown = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}${seconds ? `:${String(seconds).padStart(2, '0')}` : ''}`;
+  return { ...(seconds === 0 && { minutes }), shown };
+}
+
+/** `95`, `95 min`, `95 minutos`, `1:45` (hours and minutes: 105), `1h45`, `1 h 45 min`, `2 horas`. */
 function minutes(text: string): string | number {
-  const plain = /^(\d+)\s*(?:min|mins|minutos)?\.?$/i.exec(text);
+  const plain = /^(\d+)\s*(?:m|min|mins|minutos?)?\.?$/i.exec(text);
   if (plain?.[1]) return plain[1];
-  const clock = /^(\d+):([0-5]\d)$/.exec(text);
-  if (clock?.[1] && clock[2]) return Number(clock[1]) * 60 + Number(clock[2]);
+  const clock = /^(\d+):([0-5]\d)$/.exec(text) ?? /^(\d+)\s*(?:h|hs|horas?)\.?\s*(?:([0-5]?\d)\s*(?:m|min|mins|minutos?)?\.?)?$/i.exec(text);
+  if (clock?.[1]) return Number(clock[1]) * 60 + Number(clock[2] ?? 0);
   return text;
 }
 
-/** `14/11/2026`, `14/11/2026 20:30`, `2026-11-14 20:30` (and what the API takes as it is). */
+/** A time of day as people write it: `20:30`, `9:30:15`, `9:30 p. m.`, `9:30pm`, `12 a. m.` (midnight). */
+const TIME = String.raw`(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*(?:([ap])\.?\s*m\.?)?`;
+/** `25/12/2026`, `25-12-2026`, `25.12.2026`, `25/12/26` (2026), each with a time or none. */
+const SPANISH = new RegExp(String.raw`^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?:[ T]+${TIME})?$`, 'i');
+/** `2026-11-14 20:30` (the API itself takes `2026-11-14T20:30`). */
+const ISO = new RegExp(String.raw`^(\d{4})-(\d{2})-(\d{2}) +${TIME}$`, 'i');
+
+/** A date as people type it, as the API's `fecha`; anything else as it is, for the API to refuse. */
 function fecha(text: string): string {
-  const spanish = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(text);
+  const spanish = SPANISH.exec(text);
   if (spanish) {
-    const [, day = '', month = '', year = '', hours, mins, secs] = spanish;
-    return wallClock(year, month, day, hours, mins, secs);
+    const [, day = '', , month = '', year = '', ...time] = spanish;
+    return wallClock(year.length === 2 ? `20${year}` : year, month, day, time) ?? text;
   }
-  const iso = /^(\d{4})-(\d{2})-(\d{2}) (\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  const iso = ISO.exec(text);
   if (iso) {
-    const [, year = '', month = '', day = '', hours, mins, secs] = iso;
-    return wallClock(year, month, day, hours, mins, secs);
+    const [, year = '', month = '', day = '', ...time] = iso;
+    return wallClock(year, month, day, time) ?? text;
   }
   return text;
 }
 
 const two = (n: string) => n.padStart(2, '0');
 
-function wallClock(year: string, month: string, day: string, hours?: string, mins?: string, secs?: string): string {
+/**
+ * The API's `fecha` of a date and a time of day written as above; undefined for an hour that
+ * its `a. m.`/`p. m.` does not allow (13 p. m.) or a time with no minutes and no `a. m.`/`p. m.`.
+ */
+function wallClock(year: string, month: string, day: string, [hours, mins, secs, half]: (string | undefined)[]): string | undefined {
   const date = `${year}-${two(month)}-${two(day)}`;
-  return hours === undefined ? date : `${date}T${two(hours)}:${mins ?? '00'}:${secs ?? '00'}Z`;
+  if (hours === undefined) return date;
+  let hour = Number(hours);
+  if (half !== undefined) {
+    if (hour < 1 || hour > 12) return undefined;
+    hour = (hour % 12) + (half.toLowerCase() === 'p' ? 12 : 0);
+  } else if (mins === undefined) return undefined;
+  return `${date}T${two(String(hour))}:${mins ?? '00'}:${secs ?? '00'}Z`;
 }
 
 /**
