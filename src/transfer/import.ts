@@ -147,11 +147,11 @@ class Importer {
     const value = this.validated(resource, record, invalid, unresolved);
     // The cells the reader could not read, and the columns it reported missing, are reported once, by the reader.
     const told = new Set([...(read.absent ?? []), ...(read.problems ?? []).map((p) => p.field)]);
-    // A value the rules refuse is quoted as the file wrote it.
-    problems.push(...(read.problems ?? []), ...invalid.filter((p) => !told.has(p.field)).map((problem) => withGiven(problem, read)));
+    problems.push(...(read.problems ?? []), ...invalid.filter((p) => !told.has(p.field)));
     if (value && problems.length === 0) await this.resolveIds(resource, value, problems);
     if (value && problems.length === 0) await this.store(resource, value, problems, place);
-    for (const problem of problems) found(this.result, { ...problem, place, resource: resource.name });
+    // A cell's problem names its column as the sheet does, and quotes the cell as the file wrote it.
+    for (const problem of problems) found(this.result, { ...withGiven(problem, read), place, resource: resource.name });
   }
 
   /** The record as the API's own rules make it (trimmed, integers from digits…), or its problems. */

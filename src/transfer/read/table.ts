@@ -28,7 +28,8 @@ export function readSheets(file: string, sheets: Sheet[]): Incoming[] {
  * names the columns (by field name or by the admin's label), empty rows are skipped, rows are
  * numbered as the spreadsheet numbers them. Nothing is dropped silently: columns that name no
  * field are named in a notice, a required column the header lacks is one problem for the sheet,
- * and every cell a row cannot give is a problem of that row, beside its other ones.
+ * every cell a row cannot give is a problem of that row, beside its other ones, and a row with
+ * more cells than the header (shifted by an unquoted separator) is one problem.
  */
 export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place, 'row'>): Incoming[] {
   const [header, ...body] = rows.filter((row) => !row.cells.every(isEmpty));
@@ -47,8 +48,12 @@ export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place,
   }
   for (const { number: row, cells } of body) {
     const place = { ...where, row };
+    // More cells than columns: a separator in an unquoted text shifted them, and what they say is no field's.
+    if (cells.slice(titles.length).some((cell) => !isEmpty(cell))) {
+      items.push({ problem: messages.spreadsheet.extraCells(row, cells.length, titles.length), place });
+      continue;
+    }
     const problems: ReadProblem[] = [];
-    if (cells.slice(titles.length).some((cell) => !isEmpty(cell))) problems.push({ sentence: messages.spreadsheet.extraCells(row, cells.length, titles.length) });
     const record: Record<string, unknown> = {};
     const given: Record<string, string> = {};
     cells.forEach((cell, c) => {
