@@ -322,5 +322,7 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   console.error(`cartelera: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(error instanceof Failure ? error.exitCode : error instanceof UnreadableInput ? 2 : 1);
+  const code = error instanceof Failure ? error.exitCode : error instanceof UnreadableInput ? 2 : 1;
+  // A long report to a pipe is written as the pipe takes it: exit once all of it is out.
+  process.stderr.write('', () => process.exit(code));
 }
