@@ -1,10 +1,10 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { messages } from '../catalogue/messages.js';
 import type { Db } from '../db/schema.js';
-import { importCatalogue, type ImportResult, type OnConflict } from '../transfer/import.js';
-import { readSpreadsheets, UnreadableInput, type SpreadsheetFile } from '../transfer/readers.js';
+import { importCatalogue, problemCount, type ImportResult, type OnConflict } from '../transfer/import.js';
+import { readSpreadsheets, type SpreadsheetFile } from '../transfer/read/index.js';
 import { resources } from '../resources/index.js';
 import { exportStaffCsv } from '../transfer/write/csv.js';
 import { exportOds, ODS_TYPE } from '../transfer/write/ods.js';
@@ -40,7 +40,7 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
       {
         schema: {
           tags: ['transfer'],
-          summary: 'Check or import spreadsheets: CSV files named after their resource, or a workbook (.xlsx)',
+          summary: 'Check or import spreadsheets: CSV files named after their resource, or a workbook (.xlsx, .ods)',
           description: `multipart/form-data with one or more files in parts named \`archivo\`, at most ${MOST_FILES} and ${maxBytes} bytes in all. Everything is stored, or nothing.`,
           operationId: 'importSpreadsheets',
           consumes: ['multipart/form-data'],
@@ -50,19 +50,17 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
       },
       async (request, reply) => {
         const query = request.query as Static<typeof ImportQuery>;
-        const files = await uploads(request, maxBytes);
-        const onConflict = ON_CONFLICT[query.existentes ?? 'error'];
-        let result: ImportResult;
-        try {
-          result = await importCatalogue(db, readSpreadsheets(files), { onConflict, dryRun: query.comprobar === 'true', quien: request.quien });
-        } catch (error) {
-          if (error instanceof UnreadableInput) throw new HttpError(400, error.message);
-          throw error;
+        const upload = await uploads(request, maxBytes);
+        if ('tooLarge' in upload) {
+          // The upload was not read whole: its report holds that one problem, and the status says why.
+          const result = { problems: [{ place: { file: upload.tooLarge }, sentence: messages.transfer.tooLarge(maxBytes) }], unlisted: 0, notices: [], counts: {} };
+          return refused(request, reply, 413, result, false);
         }
+        const onConflict = ON_CONFLICT[query.existentes ?? 'error'];
+        const result = await importCatalogue(db, readSpreadsheets(upload), { onConflict, dryRun: query.comprobar === 'true', quien: request.quien });
         const report = reportOf(result, query.comprobar !== 'true');
         if (query.comprobar === 'true' || report.guardado) return report;
-        const body = errorBody(request, 400, messages.transfer.notStored(report.problemas.length));
-        return reply.code(400).type('application/json; charset=utf-8').send(JSON.stringify({ ...body, ...report }));
+        return refused(request, reply, 400, result, true);
       },
     );
   });
@@ -141,47 +139,58 @@ function exportSelection(raw: RawQuery, needsResource: boolean): Selection {
   return { resource, list: parseListQuery(list, resource.kinds, { expand: [], embed: [] }) };
 }
 
-/** The uploaded files, whole, or a refusal naming what is wrong with the upload. */
-async function uploads(request: FastifyRequest, maxBytes: number): Promise<SpreadsheetFile[]> {
+/** An import refused: the error body, with the report, which names every problem. */
+function refused(request: FastifyRequest, reply: FastifyReply, status: 400 | 413, result: ImportResult, storing: boolean) {
+  const body = errorBody(request, status, status === 413 ? (result.problems[0]?.sentence ?? '') : messages.transfer.notStored(problemCount(result)));
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify({ ...body, ...reportOf(result, storing) }));
+}
+
+/**
+ * The uploaded files, whole; or the name of the file at which the upload passed its limit; or a
+ * refusal naming what is wrong with the upload itself.
+ */
+async function uploads(request: FastifyRequest, maxBytes: number): Promise<SpreadsheetFile[] | { tooLarge: string }> {
   if (!request.isMultipart()) throw new HttpError(415, messages.transfer.notMultipart);
   const files: SpreadsheetFile[] = [];
   let total = 0;
+  let name = '';
   try {
     for await (const part of request.files()) {
       if (part.fieldname !== 'archivo') throw new HttpError(400, messages.transfer.unknownPart(part.fieldname));
+      name = part.filename;
       const bytes = await part.toBuffer();
       total += bytes.length;
-      if (total > maxBytes) throw new HttpError(413, messages.transfer.tooLarge(maxBytes));
-      files.push({ name: part.filename, bytes });
+      if (total > maxBytes) return { tooLarge: name };
+      files.push({ name, bytes });
     }
   } catch (error) {
     if (error instanceof HttpError) throw error;
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, messages.transfer.tooLarge(maxBytes));
+    if (code === 'FST_REQ_FILE_TOO_LARGE') return { tooLarge: name };
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new HttpError(413, messages.transfer.tooManyFiles(MOST_FILES));
     if (code === 'FST_FIELDS_LIMIT') throw new HttpError(400, messages.transfer.unknownPart(''));
     throw new HttpError(400, messages.transfer.badUpload);
   }
   if (files.length === 0) throw new HttpError(400, messages.transfer.noFiles);
-  const empty = files.find((f) => f.bytes.length === 0);
-  if (empty) throw new HttpError(400, messages.transfer.emptyFile(empty.name));
   return files;
 }
 
 /** The import's result in the wire's words. */
 function reportOf(result: ImportResult, storing: boolean): ImportReport {
   return {
-    guardado: storing && result.problems.length === 0,
+    guardado: storing && problemCount(result) === 0,
     problemas: result.problems.map((p) => ({
       archivo: p.place.file,
       ...(p.place.sheet !== undefined && { hoja: p.place.sheet }),
       ...(p.place.row !== undefined && { fila: p.place.row }),
       ...(p.resource !== undefined && { recurso: p.resource }),
       ...(p.field !== undefined && { campo: p.field }),
+      ...(p.label !== undefined && { columna: p.label }),
       ...(p.value !== undefined && { valor: p.value }),
       frase: [p.sentence, p.hint].filter(Boolean).join(' '),
     })),
-    avisos: result.notices.map((n) => ({ archivo: n.place.file, aviso: n.notice })),
+    ...(result.unlisted > 0 && { problemas_sin_listar: result.unlisted }),
+    avisos: result.notices.map((n) => ({ archivo: n.place.file, ...(n.place.sheet !== undefined && { hoja: n.place.sheet }), aviso: n.notice })),
     recuentos: Object.fromEntries(
       Object.entries(result.counts).map(([name, c]) => [name, { nuevos: c.created, actualizados: c.updated, sin_cambios: c.skipped }]),
     ),

@@ -23,6 +23,7 @@ export const Problem = Type.Object({
   fila: Type.Optional(Type.Integer({ description: "the spreadsheet's row (the header is row 1)" })),
   recurso: Type.Optional(Type.String()),
   campo: Type.Optional(Type.String()),
+  columna: Type.Optional(Type.String({ description: "the cell's column as the sheet's header names it" })),
   valor: Type.Optional(Type.String({ description: 'the cell as the file wrote it' })),
   frase: Type.String({ description: 'what is wrong, as the API says it, with examples for a format' }),
 });
@@ -32,8 +33,9 @@ export const Counts = Type.Object({ nuevos: Type.Integer(), actualizados: Type.I
 export const ImportReport = Type.Object(
   {
     guardado: Type.Boolean({ description: 'whether the records were stored (never part of them)' }),
-    problemas: Type.Array(Problem),
-    avisos: Type.Array(Type.Object({ archivo: Type.String(), aviso: Type.String() })),
+    problemas: Type.Array(Problem, { description: 'the first 1,000 problems' }),
+    problemas_sin_listar: Type.Optional(Type.Integer({ description: 'problems found past the first 1,000: counted, not listed' })),
+    avisos: Type.Array(Type.Object({ archivo: Type.String(), hoja: Type.Optional(Type.String()), aviso: Type.String() })),
     recuentos: Type.Record(Type.String(), Counts, { description: 'per resource: what is (or would be) stored' }),
   },
   { $id: 'ImportReport' },

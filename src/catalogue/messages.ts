@@ -26,6 +26,15 @@ export type Operation = 'read' | 'create' | 'update' | 'remove';
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** `Año`, `Año y Director`, `Año, País y Director`. */
+const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} y ${items.at(-1)}`);
+
+/** Bytes in MB (MiB), as people read a file's size: `10 MB`, `2,5 MB`, `0,0038 MB`. */
+const megabytes = (bytes: number) => {
+  const mb = bytes / (1024 * 1024);
+  return `${new Intl.NumberFormat('es-AR', mb < 1 ? { maximumSignificantDigits: 2 } : { maximumFractionDigits: 1 }).format(mb)} MB`;
+};
+
 export const messages = {
   notFoundByLookup: (n: Nouns, value: unknown) => `No se encontró ${n.the} con ${n.lookupBy}: ${value}`,
   notFoundById: (n: Nouns, value: unknown) => `No se encontró ${n.the} con ${n.idBy}: ${value}`,
@@ -143,33 +152,51 @@ export const messages = {
   transfer: {
     notMultipart: 'Envíe los archivos como multipart/form-data, en partes llamadas archivo.',
     unknownPart: (name: string) => `Solo se aceptan archivos en partes llamadas archivo${name ? `; se recibió '${name}'` : ''}.`,
-    noFiles: 'No se recibió ningún archivo: elija archivos CSV o un libro .xlsx.',
-    emptyFile: (name: string) => `El archivo ${name} está vacío.`,
-    tooLarge: (most: number) => `Los archivos superan el máximo de ${most} bytes.`,
+    noFiles: 'No se recibió ningún archivo: elija archivos CSV o un libro .xlsx u .ods.',
+    emptyFile: 'El archivo está vacío.',
+    tooLarge: (most: number) => `Los archivos superan el máximo de ${megabytes(most)}.`,
     tooManyFiles: (most: number) => `Se admiten a lo sumo ${most} archivos por vez.`,
     badUpload: 'No se pudo leer la subida de archivos.',
     notStored: (problems: number) => `La importación tiene ${problems} ${problems === 1 ? 'problema' : 'problemas'}; no se guardó nada.`,
-    notSpreadsheet: (name: string) => `${name}: no es un archivo .csv ni .xlsx.`,
-    notWorkbook: (name: string) => `${name}: no es un libro .xlsx válido.`,
-    csvName: (name: string, expected: readonly string[]) => `${name}: un archivo CSV lleva el nombre de su recurso (${expected.join(', ')}).`,
+    notSpreadsheet: 'No es un archivo .csv, .xlsx ni .ods.',
+    notWorkbook: 'No es un libro .xlsx válido.',
+    notOds: 'No es una hoja de cálculo .ods válida.',
+    csvName: (expected: readonly string[]) => `Un archivo CSV lleva el nombre de su recurso (${expected.join(', ')}).`,
+    /** Problems past the first ones the report lists: counted, not listed. */
+    unlisted: (count: number) => `Y ${count} ${count === 1 ? 'problema más' : 'problemas más'}, que no se listan.`,
     unknownResource: (name: string, expected: readonly string[]) => `No existe el recurso '${name}'; los recursos son: ${expected.join(', ')}.`,
     csvNeedsResource: (expected: readonly string[]) => `Un CSV lleva un solo recurso: indíquelo con recurso (${expected.join(', ')}).`,
   },
 
   /** What an import says of a spreadsheet's rows and cells (docs/data.md). */
   spreadsheet: {
-    unknownHeaders: (unknown: readonly string[], expected: readonly string[]) =>
-      `No se reconocen las columnas ${unknown.map((h) => `'${h}'`).join(', ')}; se esperan: ${expected.join(', ')}.`,
+    ignoredColumns: (labels: readonly string[]) =>
+      labels.length === 1 ? `Se ignoró la columna ${listed(labels)}.` : `Se ignoraron las columnas ${listed(labels)}.`,
+    missingColumn: (label: string) => `Falta la columna ${label}, que es obligatoria: ninguna fila se puede importar sin ella.`,
     extraCells: (row: number, cells: number, columns: number) =>
       `La fila ${row} tiene ${cells} celdas y la cabecera ${columns} columnas: revise si un texto con el separador quedó sin comillas.`,
     given: (value: string) => `Valor recibido: "${value}".`,
     readAsWindows1252: 'No está en UTF-8: se leyó como Windows-1252, como Excel guarda "CSV".',
-    invalidCsv: (reason: string) => `No es un CSV válido (${reason}).`,
+    notUtf8: 'No está en UTF-8, como pide --encoding utf-8: guárdelo como "CSV UTF-8", o no indique --encoding para leerlo como Windows-1252.',
+    /** A CSV file's syntax errors, at a row of the sheet (and its column, where known). */
+    csv: {
+      quoteInside: (at: string) =>
+        `${at} tiene comillas en medio de una celda que no empieza con comillas: encierre la celda entera entre comillas y duplique las de adentro ("").`,
+      textAfterQuote: (at: string) =>
+        `${at} tiene texto después de las comillas que cierran una celda: encierre la celda entera entre comillas y duplique las de adentro ("").`,
+      quoteNotClosed: (at: string) =>
+        `${at} tiene comillas sin cerrar: una celda empieza con comillas y el archivo termina antes de que se cierren.`,
+      cells: (at: string) => `${at} no tiene tantas celdas como la cabecera.`,
+      tooLong: (at: string) => `${at} es demasiado larga para leerla.`,
+      other: (at: string) => `${at} no se puede leer como CSV: revise sus comillas y separadores.`,
+    },
+    /** Where in a CSV file: `La fila 6`, `La fila 6 (columna Sinopsis)`. */
+    csvAt: (row: number, label?: string) => `La fila ${row}${label ? ` (columna ${label})` : ''}`,
     unknownSheet: (sheet: string, expected: readonly string[]) =>
       `No se reconoce la hoja '${sheet}'; cada hoja lleva el nombre de un recurso: ${expected.join(', ')}.`,
-    dateInText: (field: string, shown: string) =>
-      `El campo '${field}' tiene una celda de fecha (${shown}) y no es una fecha: si es un texto, escríbalo como texto en la hoja.`,
-    workbookTooLarge: (file: string, most: number) => `${file}: el libro ocupa más de ${most} bytes sin comprimir; divídalo o expórtelo como CSV.`,
+    dateInText: (label: string, shown: string) =>
+      `El campo '${label}' tiene una celda de fecha (${shown}) y no es una fecha: si es un texto, escríbalo como texto en la hoja.`,
+    workbookTooLarge: (most: number) => `El libro ocupa más de ${megabytes(most)} sin comprimir; divídalo o expórtelo como CSV.`,
     tooManyRows: (resource: string, most: number) =>
       `${resource} tiene más registros de los que caben en una hoja (${most}): expórtelo como JSON o CSV.`,
     unwritable: (resource: string, key: string, field: string, code: string) =>

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { userInfo } from 'node:os';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
+import { messages } from '../catalogue/messages.js';
 import { loadConfig } from '../config.js';
 import { countRows } from '../db/bulk.js';
 import { openDatabase } from '../db/connect.js';
@@ -15,9 +16,8 @@ import { backupStore } from '../transfer/backup.js';
 import { checkStore, migrationStates } from '../transfer/check.js';
 import { copyCatalogue } from '../transfer/copy.js';
 import { exportCatalogue, exportCsv, type ExportFormat } from '../transfer/export.js';
-import { importCatalogue, problemText, type ImportResult, type OnConflict } from '../transfer/import.js';
-import type { Encoding } from '../transfer/csv.js';
-import { placeText, readImport, UnreadableInput, type Incoming } from '../transfer/readers.js';
+import { importCatalogue, problemCount, problemText, type ImportResult, type OnConflict } from '../transfer/import.js';
+import { placeText, readImport, UnreadableInput, type Encoding, type Incoming } from '../transfer/read/index.js';
 import { exportOds } from '../transfer/write/ods.js';
 import { NotInASheet, type Selection } from '../transfer/write/sheets.js';
 import { exportWorkbook } from '../transfer/write/xlsx.js';
@@ -110,7 +110,7 @@ program
 
 program
   .command('import')
-  .description('store the records of export files (JSON, NDJSON), workbooks (.xlsx) or CSV files named after their resource, all or nothing')
+  .description('store the records of export files (JSON, NDJSON), workbooks (.xlsx, .ods) or CSV files named after their resource, all or nothing')
   .argument('<files...>', 'files, or folders of CSV files')
   .option('--dry-run', 'check every record and report, storing nothing', false)
   .addOption(new Option('--on-conflict <what>', 'a title, name or dni already stored: error, skip or update').choices(['error', 'skip', 'update']).default('error'))
@@ -298,13 +298,14 @@ function sizeOf(path: string): number {
 
 /** The import's problems, one a line on stderr (exit 1), or what it stored. */
 function report(label: string, result: ImportResult): void {
-  for (const n of result.notices) console.error(`${n.place.file}: ${n.notice}`);
+  for (const n of result.notices) console.error(`${placeText(n.place)}: ${n.notice}`);
   for (const p of result.problems) {
-    console.error(`${placeText(p.place)}: ${[p.resource, p.field].filter(Boolean).join('.')}${p.resource || p.field ? ': ' : ''}${problemText(p)}`);
+    const where = `${placeText(p.place)}${p.label !== undefined ? `, ${p.label}` : ''}`;
+    console.error(`${where}: ${[p.resource, p.field].filter(Boolean).join('.')}${p.resource || p.field ? ': ' : ''}${problemText(p)}`);
   }
-  if (result.problems.length > 0) {
-    throw new Failure(`${label}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}; nothing stored`, 1);
-  }
+  if (result.unlisted > 0) console.error(messages.transfer.unlisted(result.unlisted));
+  const problems = problemCount(result);
+  if (problems > 0) throw new Failure(`${label}: ${problems} problem${problems === 1 ? '' : 's'}; nothing stored`, 1);
   const lines = Object.entries(result.counts).map(([name, c]) => `${name}: ${c.created} new, ${c.updated} updated, ${c.skipped} already there`);
   console.error(`${label}: ${lines.join('; ') || 'no records'}`);
 }
@@ -340,5 +341,7 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   console.error(`cartelera: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(error instanceof Failure ? error.exitCode : error instanceof UnreadableInput ? 2 : 1);
+  const code = error instanceof Failure ? error.exitCode : error instanceof UnreadableInput ? 2 : 1;
+  // A long report to a pipe is written as the pipe takes it: exit once all of it is out.
+  process.stderr.write('', () => process.exit(code));
 }

@@ -12,8 +12,8 @@ import { violationOf } from '../db/errors.js';
 import { inSavepoint } from '../db/groupCommit.js';
 import { changesNothing, createRecord, recordCreated, replaceRecord } from '../resources/writes.js';
 import { ChangeBatch, type ChangeContext, type Quien } from '../changes/log.js';
-import type { Incoming, Place } from './readers.js';
-import { namesOf } from './table.js';
+import { namesOf } from './read/table.js';
+import type { Incoming, Place, Read } from './read/types.js';
 
 export type OnConflict = 'error' | 'skip' | 'update';
 
@@ -27,18 +27,26 @@ export interface ImportOptions {
 }
 
 /**
- * One problem of one record: where it is, what it is of, the sentence the API would answer, and
- * for a spreadsheet's cell, the cell as written and, for a format, examples that work.
+ * One problem of one record, or of a file: where it is, what it is of, the sentence the API would
+ * answer, and for a spreadsheet's cell, its column as the sheet names it, the cell as written and,
+ * for a format, examples that work.
  */
 export interface ImportProblem extends Problem {
   place: Place;
   resource?: string;
+  label?: string;
   value?: string;
   hint?: string;
 }
 
+/** The most problems a result lists: past them, they are counted. */
+export const MOST_LISTED = 1000;
+
 export interface ImportResult {
+  /** The first MOST_LISTED problems, in the order found. */
   problems: ImportProblem[];
+  /** Problems found past those listed. */
+  unlisted: number;
   /** What the reader did that the user should know (a file read as Windows-1252), by file. */
   notices: { place: Place; notice: string }[];
   /** Per resource: records stored anew, stored ones updated, and ones left as they were. */
@@ -73,19 +81,21 @@ interface Known {
  * lookup value) or one already stored.
  */
 export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming[]>, options: ImportOptions): Promise<ImportResult> {
-  const result: ImportResult = { problems: [], notices: [], counts: {} };
+  const result: ImportResult = { problems: [], unlisted: 0, notices: [], counts: {} };
   const rollback = new Error('rolled back: the import has problems');
   try {
     await writeTransaction(db, async (trx) => {
       const importer = new Importer(trx, options, result);
       for await (const batch of incoming) {
         for (const item of batch) {
-          if ('problem' in item) result.problems.push({ place: item.place, sentence: item.problem });
-          else if ('notice' in item) result.notices.push({ place: item.place, notice: item.notice });
-          else await importer.take(item.resource, item.record, item.place, item.given);
+          if ('problem' in item) {
+            const { problem, ...about } = item;
+            found(result, { ...about, sentence: problem });
+          } else if ('notice' in item) result.notices.push({ place: item.place, notice: item.notice });
+          else await importer.take(item);
         }
       }
-      if (result.problems.length > 0 || options.dryRun) throw rollback;
+      if (problemCount(result) > 0 || options.dryRun) throw rollback;
       await importer.finish();
     });
   } catch (error) {
@@ -126,27 +136,28 @@ class Importer {
 
   /** Whether records are still being stored: not in a check-only run, nor after a problem (nothing will be kept). */
   private get storing() {
-    return !this.options.dryRun && this.result.problems.length === 0;
+    return !this.options.dryRun && problemCount(this.result) === 0;
   }
 
-  async take(resource: AnyResource, raw: Record<string, unknown>, place: Place, given?: Record<string, string>): Promise<void> {
+  async take(read: Read): Promise<void> {
+    const { resource, record: raw, place } = read;
     // Records may refer to the held ones, by id or by name: those are stored first.
     if (this.held && this.held.resource !== resource) await this.storeHeld();
     const problems: Problem[] = [];
     // The API ignores fields it does not know; an import says so instead of dropping them.
     const names = namesOf(resource);
     for (const field of Object.keys(raw).filter((name) => !names.includes(name))) problems.push({ field, sentence: messages.unknownField(field, names) });
-    const named: Problem[] = [];
-    const { record, unresolved } = await this.resolveLookups(resource, raw, named);
-    problems.push(...named.map((problem) => withGiven(problem, given)));
+    const { record, unresolved } = await this.resolveLookups(resource, raw, problems);
     // A reference named by a lookup value that names nothing is reported once, by the name given.
     const invalid: Problem[] = [];
     const value = this.validated(resource, record, invalid, unresolved);
-    // A value the rules refuse is quoted as the file wrote it.
-    problems.push(...invalid.map((problem) => withGiven(problem, given)));
+    // The cells the reader could not read, and the columns it reported missing, are reported once, by the reader.
+    const told = new Set([...(read.absent ?? []), ...(read.problems ?? []).map((p) => p.field)]);
+    problems.push(...(read.problems ?? []), ...invalid.filter((p) => !told.has(p.field)));
     if (value && problems.length === 0) await this.resolveIds(resource, value, problems);
     if (value && problems.length === 0) await this.store(resource, value, problems, place);
-    for (const problem of problems) this.result.problems.push({ ...problem, place, resource: resource.name });
+    // A cell's problem names its column as the sheet does, and quotes the cell as the file wrote it.
+    for (const problem of problems) found(this.result, { ...withGiven(problem, read), place, resource: resource.name });
   }
 
   /** The record as the API's own rules make it (trimmed, integers from digits…), or its problems. */
@@ -304,7 +315,7 @@ class Importer {
       for (const { value, place, unique } of records) {
         const problems: Problem[] = [];
         const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value, this.context)) : undefined;
-        for (const problem of problems) this.result.problems.push({ ...problem, place, resource: resource.name });
+        for (const problem of problems) found(this.result, { ...problem, place, resource: resource.name });
         this.know(known, unique, created ? (created[resource.key.name] as number) : standIn(known, unique), value);
       }
       return;
@@ -396,11 +407,29 @@ function repeated(value: string, first: Place, place: Place): string {
   return m.repeatedOnLine(value, first.line ?? 0);
 }
 
-/** A problem of a spreadsheet's cell carries the cell as written, and for a format, examples that work. */
-function withGiven(problem: Problem, given: Record<string, string> | undefined): Problem & { value?: string; hint?: string } {
-  const value = problem.field === undefined ? undefined : given?.[problem.field];
-  if (value === undefined || problem.field === undefined) return problem;
-  return { ...problem, value, hint: messages.spreadsheet.examples[problem.field] };
+/** A problem found: listed among the first MOST_LISTED, else counted. */
+function found(result: ImportResult, problem: ImportProblem): void {
+  if (result.problems.length < MOST_LISTED) result.problems.push(problem);
+  else result.unlisted++;
+}
+
+/** Every problem found, listed or not. */
+export const problemCount = (result: ImportResult) => result.problems.length + result.unlisted;
+
+/**
+ * A problem of a spreadsheet's cell carries its column as the sheet names it, which its sentence
+ * uses in place of the field's name (`El campo 'Sinopsis'`), the cell as written, and for a
+ * format, examples that work.
+ */
+function withGiven(problem: Problem, read: Read): Problem & { label?: string; value?: string; hint?: string } {
+  const { field } = problem;
+  const label = field === undefined ? undefined : read.columns?.[field];
+  const value = field === undefined ? undefined : read.given?.[field];
+  if (field === undefined || (label === undefined && value === undefined)) return problem;
+  const subject = messages.validation.subject('body', field);
+  const sentence = label === undefined ? problem.sentence : problem.sentence.replace(subject, messages.validation.subject('body', label));
+  const hint = value === undefined ? undefined : messages.spreadsheet.examples[field];
+  return { ...problem, sentence, ...(label !== undefined && { label }), ...(value !== undefined && { value }), ...(hint !== undefined && { hint }) };
 }
 
 /** A problem as one text: its sentence, the value given, and the examples. */

@@ -30,8 +30,8 @@ describe(`POST /importar: the round trip (${backend})`, () => {
       const refused = await importar(app, '', [{ name: 'peliculas.csv', bytes: edited }]);
       assert.equal(refused.statusCode, 400, refused.body);
       assert.deepEqual(refused.json<Json>().problemas, [
-        { archivo: 'peliculas.csv', fila: 2, recurso: 'peliculas', campo: 'id', frase: `Ya existe una película con id: ${cienaga.id}, por favor, intente con otro distinto` },
-        { archivo: 'peliculas.csv', fila: 3, recurso: 'peliculas', campo: 'titulo', frase: 'Ya existe una película con el titulo de: Zama, por favor, intente con otro distinto' },
+        { archivo: 'peliculas.csv', fila: 2, recurso: 'peliculas', campo: 'id', columna: 'Id', valor: String(cienaga.id), frase: `Ya existe una película con id: ${cienaga.id}, por favor, intente con otro distinto` },
+        { archivo: 'peliculas.csv', fila: 3, recurso: 'peliculas', campo: 'titulo', columna: 'Título', valor: 'Zama', frase: 'Ya existe una película con el titulo de: Zama, por favor, intente con otro distinto' },
       ]);
 
       const res = await importar(app, '?existentes=actualizar', [{ name: 'peliculas.csv', bytes: edited }]);
@@ -52,8 +52,8 @@ describe(`POST /importar: the round trip (${backend})`, () => {
       const taken = await importar(app, '?existentes=actualizar', csv('peliculas.csv', [HEADER, '51;zama;Otra.;90;Drama', `${cienaga.id};Nueve Reinas;Salta.;103;Drama`]));
       assert.equal(taken.statusCode, 400, taken.body);
       assert.deepEqual(taken.json<Json>().problemas, [
-        { archivo: 'peliculas.csv', fila: 2, recurso: 'peliculas', campo: 'titulo', frase: 'Ya existe una película con el titulo de: zama, por favor, intente con otro distinto' },
-        { archivo: 'peliculas.csv', fila: 3, recurso: 'peliculas', campo: 'titulo', frase: 'Ya existe una película con el titulo de: Nueve Reinas, por favor, intente con otro distinto' },
+        { archivo: 'peliculas.csv', fila: 2, recurso: 'peliculas', campo: 'titulo', columna: 'Título', valor: 'zama', frase: 'Ya existe una película con el titulo de: zama, por favor, intente con otro distinto' },
+        { archivo: 'peliculas.csv', fila: 3, recurso: 'peliculas', campo: 'titulo', columna: 'Título', valor: 'Nueve Reinas', frase: 'Ya existe una película con el titulo de: Nueve Reinas, por favor, intente con otro distinto' },
       ]);
       assert.deepEqual(await list(app, '/peliculas'), before);
     }));
@@ -116,10 +116,10 @@ describe(`POST /importar: the round trip (${backend})`, () => {
       assert.equal(res.statusCode, 400, res.body);
       assert.deepEqual(res.json<Json>().problemas, [
         {
-          archivo: 'participaciones.csv', fila: 2, recurso: 'participaciones', campo: 'artista', valor: 'Ana Pérez',
+          archivo: 'participaciones.csv', fila: 2, recurso: 'participaciones', campo: 'artista', columna: 'Artista', valor: 'Ana Pérez',
           frase: `Hay más de un artista con el nombre: Ana Pérez (Ana Pérez (DNI ${first.dni}); Ana Perez (DNI ${second.dni})); escriba el que corresponde tal como se muestra.`,
         },
-        { archivo: 'participaciones.csv', fila: 3, recurso: 'participaciones', campo: 'artista', valor: 'Nadie Nunca', frase: 'No existe el artista con el nombre: Nadie Nunca.' },
+        { archivo: 'participaciones.csv', fila: 3, recurso: 'participaciones', campo: 'artista', columna: 'Artista', valor: 'Nadie Nunca', frase: 'No existe el artista con el nombre: Nadie Nunca.' },
       ]);
       assert.deepEqual(await list(app, '/participaciones'), []);
     }));

@@ -14,6 +14,13 @@ import { importar, upload } from './uploads.js';
 
 const fixture = (name: string) => readFileSync(join(root, 'test', 'fixtures', 'spreadsheets', name));
 
+/** An import refused: the error body, with the report beside it, nothing stored. */
+function assertRefused(res: Awaited<ReturnType<typeof importar>>, status: number, details: string) {
+  assert.equal(res.statusCode, status, res.body);
+  const body = res.json<Json>();
+  assert.deepEqual([body.type, body.code, body.details, body.location, body.guardado], ['error', String(status), details, 'uri=/importar', false]);
+}
+
 const titles = async (app: FastifyInstance, path: string) => (await app.inject({ method: 'GET', url: path })).json<Json[]>().map((r) => r.titulo ?? r.nombre);
 
 describe(`POST /importar (${backend})`, () => {
@@ -51,8 +58,9 @@ describe(`POST /importar (${backend})`, () => {
           fila: 3,
           recurso: 'peliculas',
           campo: 'duracion',
+          columna: 'Duración (minutos)',
           valor: 'dos horas',
-          frase: "El campo 'duracion' debe ser un número entero. Ejemplos: 95, 95 min, 1:45.",
+          frase: "El campo 'Duración (minutos)' debe ser un número entero. Ejemplos: 95, 95 min, 1:45.",
         },
       ]);
       assert.deepEqual(await titles(app, '/categorias'), []);
@@ -72,18 +80,32 @@ describe(`POST /importar (${backend})`, () => {
       assert.deepEqual(again.json<Json>().recuentos, { peliculas: { nuevos: 0, actualizados: 0, sin_cambios: 2 } });
     }));
 
-  it('when the upload is not a spreadsheet, is empty, has no file, or is not multipart, then each is refused in the error body', () =>
+  it('when a file is not a spreadsheet, is empty, is no workbook, or is named after no resource, then each is a problem of that file in the report, in one answer', () =>
     withApp(async (app) => {
-      assertError(await importar(app, '', [{ name: 'notas.txt', bytes: 'hola' }]), 400, { details: 'notas.txt: no es un archivo .csv ni .xlsx.' });
-      assertError(await importar(app, '', [{ name: 'roto.xlsx', bytes: 'no soy un zip' }]), 400, { details: 'roto.xlsx: no es un libro .xlsx válido.' });
-      assertError(await importar(app, '', [{ name: 'peliculas.csv', bytes: '' }]), 400, { details: 'El archivo peliculas.csv está vacío.' });
-      assertError(await importar(app, '', [{ name: 'cosas.csv', bytes: 'a\n1\n' }]), 400, {
-        details: 'cosas.csv: un archivo CSV lleva el nombre de su recurso (categorias.csv, peliculas.csv, Obras.csv, eventosUrbanos.csv, artistas.csv, participaciones.csv).',
-      });
+      const files = [
+        { name: 'notas.txt', bytes: 'hola' },
+        { name: 'roto.xlsx', bytes: '%PDF-1.7 no soy un libro' },
+        { name: 'roto.ods', bytes: fixture('catalogo.xlsx') },
+        { name: 'peliculas.csv', bytes: '' },
+        { name: 'cosas.csv', bytes: 'a\n1\n' },
+        { name: 'categorias.csv', bytes: 'nombre\nDrama\n' },
+      ];
+      const res = await importar(app, '', files);
+      assertRefused(res, 400, 'La importación tiene 5 problemas; no se guardó nada.');
+      assert.deepEqual(res.json<Json>().problemas, [
+        { archivo: 'notas.txt', frase: 'No es un archivo .csv, .xlsx ni .ods.' },
+        { archivo: 'peliculas.csv', frase: 'El archivo está vacío.' },
+        {
+          archivo: 'cosas.csv',
+          frase: 'Un archivo CSV lleva el nombre de su recurso (categorias.csv, peliculas.csv, Obras.csv, eventosUrbanos.csv, artistas.csv, participaciones.csv).',
+        },
+        { archivo: 'roto.xlsx', frase: 'No es un libro .xlsx válido.' },
+        { archivo: 'roto.ods', frase: 'No es una hoja de cálculo .ods válida.' },
+      ]);
       assertError(await importar(app, '', [{ name: 'peliculas.csv', bytes: 'titulo\nRoma\n', part: 'otro' }]), 400, {
         details: "Solo se aceptan archivos en partes llamadas archivo; se recibió 'otro'.",
       });
-      assertError(await importar(app, '', []), 400, { details: 'No se recibió ningún archivo: elija archivos CSV o un libro .xlsx.' });
+      assertError(await importar(app, '', []), 400, { details: 'No se recibió ningún archivo: elija archivos CSV o un libro .xlsx u .ods.' });
       assertError(await app.inject({ method: 'POST', url: '/importar', payload: { nombre: 'Drama' } }), 415, {
         details: 'Envíe los archivos como multipart/form-data, en partes llamadas archivo.',
       });
@@ -91,13 +113,17 @@ describe(`POST /importar (${backend})`, () => {
       assert.deepEqual(await titles(app, '/categorias'), []);
     }));
 
-  it('when the files are larger than IMPORT_MAX_BYTES, then 413 in the error body, and nothing is stored', async () => {
+  it('when the files are larger than IMPORT_MAX_BYTES, then 413 in the error body, which carries the report naming the file and the limit in MB, and nothing is stored', async () => {
     const app = await buildTestApp({ IMPORT_MAX_BYTES: '4000' });
     try {
       const big = `nombre\n${Array.from({ length: 600 }, (_, i) => `Categoría ${i}`).join('\n')}\n`;
-      assertError(await importar(app, '', [{ name: 'categorias.csv', bytes: big }]), 413, { details: 'Los archivos superan el máximo de 4000 bytes.' });
+      const whole = await importar(app, '', [{ name: 'categorias.csv', bytes: big }]);
+      assertRefused(whole, 413, 'Los archivos superan el máximo de 0,0038 MB.');
+      assert.deepEqual(whole.json<Json>().problemas, [{ archivo: 'categorias.csv', frase: 'Los archivos superan el máximo de 0,0038 MB.' }]);
       const halves = [big.slice(0, 2500), `nombre\n${big.slice(2500)}`];
-      assertError(await importar(app, '', halves.map((bytes) => ({ name: 'categorias.csv', bytes }))), 413, { details: 'Los archivos superan el máximo de 4000 bytes.' });
+      const split = await importar(app, '', halves.map((bytes, i) => ({ name: `categorias-${i}.csv`, bytes })));
+      assertRefused(split, 413, 'Los archivos superan el máximo de 0,0038 MB.');
+      assert.deepEqual(split.json<Json>().problemas, [{ archivo: 'categorias-1.csv', frase: 'Los archivos superan el máximo de 0,0038 MB.' }]);
       assert.deepEqual(await titles(app, '/categorias'), []);
     } finally {
       await app.close();

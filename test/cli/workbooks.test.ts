@@ -50,7 +50,7 @@ describe(`importing and exporting workbooks (${backend})`, () => {
     const run = await cartelera(['import', '--create', fixture('catalogo-con-error.xlsx')], url);
     assert.equal(run.code, 1);
     assert.deepEqual(run.stderr.split('\n').filter((l) => l.includes(', row ')), [
-      `${fixture('catalogo-con-error.xlsx')}, Películas, row 3: peliculas.duracion: El campo 'duracion' debe ser un número entero. Valor recibido: "dos horas". Ejemplos: 95, 95 min, 1:45.`,
+      `${fixture('catalogo-con-error.xlsx')}, Películas, row 3, Duración (minutos): peliculas.duracion: El campo 'Duración (minutos)' debe ser un número entero. Valor recibido: "dos horas". Ejemplos: 95, 95 min, 1:45.`,
     ]);
     assert.deepEqual((await lists(url))('categorias'), []);
   });
@@ -101,17 +101,17 @@ describe(`importing and exporting workbooks (${backend})`, () => {
     const run = await cartelera(['import', '--create', file], url);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /fechas\.xlsx, Borrador: No se reconoce la hoja 'Borrador'; cada hoja lleva el nombre de un recurso: Categorías \(categorias\), Películas \(peliculas\)/);
-    assert.match(run.stderr, /fechas\.xlsx, Categorías, row 2: El campo 'nombre' tiene una celda de fecha \(01\/05\/2026\) y no es una fecha: si es un texto, escríbalo como texto en la hoja\./);
+    assert.match(run.stderr, /fechas\.xlsx, Categorías, row 2, Nombre: categorias\.nombre: El campo 'Nombre' tiene una celda de fecha \(01\/05\/2026\) y no es una fecha: si es un texto, escríbalo como texto en la hoja\. Valor recibido: "01\/05\/2026"\./);
     assert.deepEqual((await lists(url))('categorias'), []);
   });
 
-  it('when a file only looks like a workbook, then the import refuses it by name with exit 2', async () => {
+  it('when a file only looks like a workbook, then the import reports it as a problem of that file, with exit 1', async () => {
     const { url } = await started.store();
     const file = join(dir, 'roto.xlsx');
     writeFileSync(file, 'titulo;duracion\nRoma;135\n');
     const run = await cartelera(['import', '--create', file], url);
-    assert.equal(run.code, 2);
-    assert.match(run.stderr, /roto\.xlsx: no es un libro \.xlsx válido\./);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /roto\.xlsx: No es un libro \.xlsx válido\./);
   });
 
   it('when a JSON document has a bad record, then its place counts from 1 within its list', async () => {

@@ -9,7 +9,7 @@ import { dialectOf } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/schema.js';
 import { importCatalogue } from '../../src/transfer/import.js';
-import { readImport } from '../../src/transfer/readers.js';
+import { readImport } from '../../src/transfer/read/index.js';
 import { backend, freshStore } from '../stores.js';
 
 // An import stores its new records many a statement (src/transfer/import.ts, storeHeld). These

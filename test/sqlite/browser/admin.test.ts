@@ -602,7 +602,7 @@ describe('the admin\'s import and export', () => {
       '3',
       'Duración (minutos)',
       'dos horas',
-      "El campo 'duracion' debe ser un número entero. Ejemplos: 95, 95 min, 1:45.",
+      "El campo 'Duración (minutos)' debe ser un número entero. Ejemplos: 95, 95 min, 1:45.",
     ]);
     await screenshot(page, 'importar-problemas');
     assert.deepEqual(await service.api.list('/categorias'), []);

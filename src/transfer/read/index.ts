@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { messages } from '../../catalogue/messages.js';
+import type { AnyResource } from '../../resources/define.js';
+import { resources } from '../../resources/index.js';
+import { readCsv } from './csv.js';
+import { readDocument, readNdjson } from './json.js';
+import { readOds } from './ods.js';
+import { resourceNamed } from './table.js';
+import { BATCH, UnreadableInput, type Incoming, type ReadOptions, type SpreadsheetFile } from './types.js';
+import { readXlsx } from './xlsx.js';
+
+export { placeText, UnreadableInput, type Encoding, type Incoming, type Place, type ReadOptions, type SpreadsheetFile } from './types.js';
+
+/** The spreadsheets' readers, by extension; CSV files, which are named after their resource, are read apart. */
+const WORKBOOKS: Record<string, (file: string, bytes: Buffer) => Incoming[] | Promise<Incoming[]>> = { '.xlsx': readXlsx, '.ods': readOds };
+const SPREADSHEETS = ['.csv', ...Object.keys(WORKBOOKS)];
+
+/**
+ * The records of the files given, each with its place: a JSON document or NDJSON as `export`
+ * writes them, CSV files named after their resource, workbooks, or folders of CSV files.
+ * Spreadsheets are read in the order their resources refer to each other, whatever order they
+ * were named in. Records come in batches: one await per batch, not per record, is what keeps a
+ * large import fast.
+ */
+export async function* readImport(paths: string[], bytesRead: (n: number) => void = () => {}, options: ReadOptions = {}): AsyncGenerator<Incoming[]> {
+  const files = paths.flatMap((path) => (statOf(path).isDirectory() ? csvFilesIn(path) : [path]));
+  const ext = (file: string) => extname(file).toLowerCase();
+  const unreadable = files.find((f) => !['.json', '.ndjson', '.jsonl', ...SPREADSHEETS].includes(ext(f)));
+  if (unreadable !== undefined) throw new UnreadableInput(`${unreadable}: not a .json, .ndjson, .csv, .xlsx or .ods file`);
+  for (const file of files) {
+    if (ext(file) === '.json') yield* readDocument(file, bytesRead);
+    else if (ext(file) === '.ndjson' || ext(file) === '.jsonl') yield* readNdjson(file, bytesRead);
+  }
+  const sheets = files.filter((f) => SPREADSHEETS.includes(ext(f)));
+  yield* readSpreadsheets(sheets.map((name) => ({ name, bytes: readFileSync(name) })), options);
+  bytesRead(sheets.reduce((total, f) => total + statSync(f).size, 0));
+}
+
+/**
+ * CSV files and workbooks given as bytes (the command line's, or an upload's), in the order
+ * their resources refer to each other. What is wrong with a file (an empty one, a PDF named
+ * .xlsx, a CSV file named after no resource) is a problem of that file, as a row's are of its row.
+ */
+export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadOptions = {}): AsyncGenerator<Incoming[]> {
+  const ext = (file: SpreadsheetFile) => extname(file.name).toLowerCase();
+  const unreadable = (file: SpreadsheetFile): string | undefined => {
+    if (!SPREADSHEETS.includes(ext(file))) return messages.transfer.notSpreadsheet;
+    if (file.bytes.length === 0) return messages.transfer.emptyFile;
+    if (ext(file) === '.csv' && !csvResource(file.name)) return messages.transfer.csvName(resources.map((r) => `${r.name}.csv`));
+    return undefined;
+  };
+  const problems = files.flatMap((file) => {
+    const problem = unreadable(file);
+    return problem === undefined ? [] : [{ problem, place: { file: file.name } }];
+  });
+  if (problems.length > 0) yield problems;
+  const readable = files.filter((file) => unreadable(file) === undefined);
+  for (const file of readable) {
+    const read = WORKBOOKS[ext(file)];
+    if (read) yield* batches(await read(file.name, file.bytes));
+  }
+  const order = (file: SpreadsheetFile) => resources.indexOf(csvResource(file.name) as AnyResource);
+  for (const { name, bytes } of readable.filter((file) => ext(file) === '.csv').sort((a, b) => order(a) - order(b))) {
+    const read = readCsv(name, bytes, csvResource(name) as AnyResource, options.encoding);
+    if (read.notice) yield [{ notice: read.notice, place: { file: name } }];
+    yield* batches(read.items);
+  }
+}
+
+function* batches(items: Incoming[]): Generator<Incoming[]> {
+  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
+}
+
+function statOf(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    throw new UnreadableInput(`${path}: no such file or folder`);
+  }
+}
+
+function csvFilesIn(folder: string): string[] {
+  const found = readdirSync(folder).filter((f) => extname(f).toLowerCase() === '.csv').map((f) => join(folder, f));
+  if (found.length === 0) throw new UnreadableInput(`${folder}: no .csv files in this folder`);
+  return found;
+}
+
+/** The resource a CSV file is named after: `peliculas.csv`, `Películas.csv`. */
+function csvResource(file: string): AnyResource | undefined {
+  return resourceNamed(basename(file, extname(file)));
+}

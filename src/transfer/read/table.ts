@@ -1,0 +1,126 @@
+import { fieldLabels, labelsOfResource } from '../../catalogue/labels.js';
+import { normalizeKey } from '../../catalogue/keys.js';
+import { messages } from '../../catalogue/messages.js';
+import type { AnyResource } from '../../resources/define.js';
+import { resources } from '../../resources/index.js';
+import type { Cell, Incoming, Place, ReadProblem, Row, Sheet } from './types.js';
+import { cellValue } from './values.js';
+
+/**
+ * A workbook's records, .xlsx and .ods alike: one sheet per resource, named by its path
+ * (`peliculas`) or its Spanish label (`Películas`), read in the order resources refer to each
+ * other, each by readTable. A sheet that holds something and names no resource is a problem.
+ */
+export function readSheets(file: string, sheets: Sheet[]): Incoming[] {
+  const named = sheets.map((s) => ({ ...s, resource: resourceNamed(s.name) }));
+  const items: Incoming[] = named
+    .filter((s) => !s.resource && s.rows.some((row) => !row.cells.every(isEmpty)))
+    .map((s) => ({ problem: messages.spreadsheet.unknownSheet(s.name, resources.map((r) => `${labelsOfResource(r.name)[1]} (${r.name})`)), place: { file, sheet: s.name } }));
+  const order = (resource: AnyResource | undefined) => (resource ? resources.indexOf(resource) : -1);
+  for (const { name, rows, resource } of named.filter((s) => s.resource).sort((a, b) => order(a.resource) - order(b.resource))) {
+    if (resource) items.push(...readTable(rows, resource, { file, sheet: name }));
+  }
+  return items;
+}
+
+/**
+ * A spreadsheet's table, CSV file or workbook sheet alike, as records of `resource`: the first row
+ * names the columns (by field name or by the admin's label), empty rows are skipped, rows are
+ * numbered as the spreadsheet numbers them. Nothing is dropped silently: columns that name no
+ * field are named in a notice, a required column the header lacks is one problem for the sheet,
+ * every cell a row cannot give is a problem of that row, beside its other ones, and a row with
+ * more cells than the header (shifted by an unquoted separator) is one problem.
+ */
+export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place, 'row'>): Incoming[] {
+  const [header, ...body] = rows.filter((row) => !row.cells.every(isEmpty));
+  if (!header) return [];
+  const titles = header.cells.map((cell) => textOf(cell).trim());
+  const columns = titles.map((title) => fieldNamed(resource, title));
+  const items: Incoming[] = [];
+  const ignored = titles.filter((title, i) => columns[i] === undefined && title !== '');
+  if (ignored.length > 0) items.push({ notice: messages.spreadsheet.ignoredColumns(ignored), place: where });
+  const named: Record<string, string> = Object.fromEntries(columns.flatMap((field, i) => (field === undefined ? [] : [[field, titles[i] ?? field]])));
+  const absent = missingColumns(resource, Object.keys(named));
+  const labels = labelsOf(resource);
+  for (const field of absent) {
+    const label = labels[field] ?? field;
+    items.push({ problem: messages.spreadsheet.missingColumn(label), field, label, place: { ...where, row: header.number } });
+  }
+  for (const { number: row, cells } of body) {
+    const place = { ...where, row };
+    // More cells than columns: a separator in an unquoted text shifted them, and what they say is no field's.
+    if (cells.slice(titles.length).some((cell) => !isEmpty(cell))) {
+      items.push({ problem: messages.spreadsheet.extraCells(row, cells.length, titles.length), place });
+      continue;
+    }
+    const problems: ReadProblem[] = [];
+    const record: Record<string, unknown> = {};
+    const given: Record<string, string> = {};
+    cells.forEach((cell, c) => {
+      const field = columns[c];
+      if (field === undefined || cell === null || isEmpty(cell)) return;
+      const read = cellValue(resource.kinds[field], field, cell);
+      const label = named[field] ?? field;
+      if ('misplacedDate' in read) {
+        given[field] = read.misplacedDate;
+        problems.push({ field, label, value: read.misplacedDate, sentence: messages.spreadsheet.dateInText(label, read.misplacedDate) });
+        return;
+      }
+      record[field] = read.value;
+      given[field] = read.shown;
+    });
+    items.push({ resource, record, place, given, columns: named, ...(problems.length > 0 && { problems }), ...(absent.length > 0 && { absent }) });
+  }
+  return items;
+}
+
+/** The rows of a table given whole (a CSV file's), numbered from 1. */
+export const numbered = (rows: Cell[][]): Row[] => rows.map((cells, i) => ({ number: i + 1, cells }));
+
+const isEmpty = (cell: Cell) => cell === null || (typeof cell === 'string' && cell.trim() === '');
+
+function textOf(cell: Cell): string {
+  if (cell === null) return '';
+  return cell instanceof Date ? cell.toISOString() : String(cell);
+}
+
+/** The required fields no column gives: neither by name nor, for a reference, by its lookup alias. */
+function missingColumns(resource: AnyResource, given: string[]): string[] {
+  const required = (resource.schemas.restore.required ?? []) as string[];
+  const aliasOf = (field: string) => resource.references?.[field]?.byLookup;
+  return required.filter((field) => !given.includes(field) && !given.includes(aliasOf(field) ?? field));
+}
+
+/** A header compared as people write it: no case, accents, spaces, or what follows a parenthesis. */
+const headerKey = (text: string) => normalizeKey(text.replace(/\(.*$/, '')).replace(/[\s_.:]/g, '');
+
+/** The names a record of `resource` may hold: its key, its fields, and its references' lookup aliases. */
+export function namesOf(resource: AnyResource): string[] {
+  const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup ? [r.byLookup] : []));
+  return [resource.key.name, ...resource.fieldNames, ...aliases];
+}
+
+/** Each field's label, and each lookup alias's (the label of the reference it stands for). */
+export function labelsOf(resource: AnyResource): Record<string, string> {
+  const declared: Record<string, string> = (fieldLabels as Record<string, Record<string, string>>)[resource.name] ?? {};
+  const labels = Object.fromEntries([resource.key.name, ...resource.fieldNames].map((name) => [name, declared[name] ?? name]));
+  // A reference may be named by its lookup value (`categoria`: the category's name) instead of its id.
+  const aliases = Object.entries(resource.references ?? {}).flatMap(([field, ref]) => (ref.byLookup ? [[ref.byLookup, labels[field] ?? ref.byLookup]] : []));
+  return { ...labels, ...Object.fromEntries(aliases) };
+}
+
+/** The field a header names, by its name or its label; undefined when it names none. */
+function fieldNamed(resource: AnyResource, header: string): string | undefined {
+  const key = headerKey(header);
+  const byName = namesOf(resource).find((name) => headerKey(name) === key);
+  if (byName) return byName;
+  // The label of a reference names its lookup alias: "Categoría" holds the category's name.
+  const byLabel = Object.entries(labelsOf(resource)).filter(([, label]) => headerKey(label) === key).map(([field]) => field);
+  return byLabel.find((field) => !(field in (resource.references ?? {}))) ?? byLabel[0];
+}
+
+/** The resource a CSV file or a workbook's sheet is named after: its path name or its Spanish label. */
+export function resourceNamed(name: string): AnyResource | undefined {
+  const key = headerKey(name);
+  return resources.find((r) => headerKey(r.name) === key || labelsOfResource(r.name).some((label) => headerKey(label) === key));
+}
