@@ -49,55 +49,60 @@ async function changes(url: string): Promise<Record<string, unknown>[]> {
 const sheetsOf = async (file: string) => (await readXlsxFile(readFileSync(file))).map(({ sheet, data }) => ({ sheet, data }));
 
 describe(`Ida y vuelta: export, edit in LibreOffice, import (${backend})`, () => {
-  it('when the steps of docs/data.md are followed, then exactly the edited cells change, everything else stays, and the change log holds those changes alone', async () => {
-    const url = await catalogue();
-    // 1. Export the catalogue as a workbook: the file ida-y-vuelta-editado.xlsx was made from.
-    const out = join(dir, 'catalogo.xlsx');
-    const run = await cartelera(['export', '--out', out], url);
-    assert.equal(run.code, 0, run.stderr);
-    // 2. Edited in LibreOffice: a movie's title and another's duration; saving writes its line breaks as \n.
-    const edited = (await sheetsOf(out)).map(({ sheet, data }) => ({
-      sheet,
-      data: data.map((row, r) => row.map((cell, c) => {
-        if (sheet === 'Películas' && r === 1 && c === 1) return 'La ciénaga (2001)';
-        if (sheet === 'Películas' && r === 2 && c === 3) return '125';
-        return typeof cell === 'string' ? cell.replace(/\r\n/g, '\n') : cell;
-      })),
-    }));
-    assert.deepEqual(await sheetsOf(fixture('ida-y-vuelta-editado.xlsx')), edited);
-    const before = await exported(url);
-    const logged = (await changes(url)).length;
+  for (const format of ['xlsx', 'ods'] as const) {
+    it(`when the steps of docs/data.md are followed with .${format}, then exactly the edited cells change, everything else stays, and the change log holds those changes alone`, async () => {
+      const url = await catalogue();
+      // 1. Export the catalogue as a workbook: the file ida-y-vuelta-editado was made from.
+      const out = join(dir, `catalogo.${format}`);
+      const run = await cartelera(['export', '--out', out], url);
+      assert.equal(run.code, 0, run.stderr);
+      // 2. Edited in LibreOffice: a movie's title and another's duration; saving writes its line breaks as \n.
+      const file = fixture(`ida-y-vuelta-editado.${format}`);
+      if (format === 'xlsx') {
+        const edited = (await sheetsOf(out)).map(({ sheet, data }) => ({
+          sheet,
+          data: data.map((row, r) => row.map((cell, c) => {
+            if (sheet === 'Películas' && r === 1 && c === 1) return 'La ciénaga (2001)';
+            if (sheet === 'Películas' && r === 2 && c === 3) return '125';
+            return typeof cell === 'string' ? cell.replace(/\r\n/g, '\n') : cell;
+          })),
+        }));
+        assert.deepEqual(await sheetsOf(file), edited);
+      }
+      const before = await exported(url);
+      const logged = (await changes(url)).length;
 
-    // 3. Check, then import with --on-conflict update.
-    const check = await cartelera(['import', '--dry-run', '--on-conflict', 'update', fixture('ida-y-vuelta-editado.xlsx')], url);
-    assert.equal(check.code, 0, check.stderr);
-    assert.match(check.stderr, /peliculas: 0 new, 2 updated, 0 already there; eventosUrbanos: 0 new, 0 updated, 2 already there/);
-    assert.deepEqual(await exported(url), before);
-    const done = await cartelera(['import', '--on-conflict', 'update', fixture('ida-y-vuelta-editado.xlsx')], url);
-    assert.equal(done.code, 0, done.stderr);
+      // 3. Check, then import with --on-conflict update.
+      const check = await cartelera(['import', '--dry-run', '--on-conflict', 'update', file], url);
+      assert.equal(check.code, 0, check.stderr);
+      assert.match(check.stderr, /peliculas: 0 new, 2 updated, 0 already there; eventosUrbanos: 0 new, 0 updated, 2 already there/);
+      assert.deepEqual(await exported(url), before);
+      const done = await cartelera(['import', '--on-conflict', 'update', file], url);
+      assert.equal(done.code, 0, done.stderr);
 
-    const [cienaga, relatos] = before.peliculas ?? [];
-    assert.deepEqual(await exported(url), {
-      ...before,
-      peliculas: [{ ...cienaga, titulo: 'La ciénaga (2001)' }, { ...relatos, duracion: 125 }],
+      const [cienaga, relatos] = before.peliculas ?? [];
+      assert.deepEqual(await exported(url), {
+        ...before,
+        peliculas: [{ ...cienaga, titulo: 'La ciénaga (2001)' }, { ...relatos, duracion: 125 }],
+      });
+      assert.equal(relatos?.sipnosis, 'Seis relatos.\r\nVenganza y humor.');
+      assert.deepEqual((await changes(url)).slice(logged).map(({ recurso, clave, operacion, campos }) => ({ recurso, clave, operacion, campos })), [
+        { recurso: 'peliculas', clave: 1, operacion: 'modificacion', campos: ['titulo'] },
+        { recurso: 'peliculas', clave: 2, operacion: 'modificacion', campos: ['duracion'] },
+      ]);
     });
-    assert.equal(relatos?.sipnosis, 'Seis relatos.\r\nVenganza y humor.');
-    assert.deepEqual((await changes(url)).slice(logged).map(({ recurso, clave, operacion, campos }) => ({ recurso, clave, operacion, campos })), [
-      { recurso: 'peliculas', clave: 1, operacion: 'modificacion', campos: ['titulo'] },
-      { recurso: 'peliculas', clave: 2, operacion: 'modificacion', campos: ['duracion'] },
-    ]);
-  });
 
-  it('when the export is saved again by LibreOffice with nothing changed (its \\r\\n now \\n), then importing it changes nothing and logs nothing', async () => {
-    const url = await catalogue();
-    const before = await exported(url);
-    const logged = await changes(url);
-    const run = await cartelera(['import', '--on-conflict', 'update', fixture('ida-y-vuelta-guardado.xlsx')], url);
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /categorias: 0 new, 0 updated, 3 already there; peliculas: 0 new, 0 updated, 2 already there; eventosUrbanos: 0 new, 0 updated, 2 already there; artistas: 0 new, 0 updated, 2 already there/);
-    assert.deepEqual(await exported(url), before);
-    assert.deepEqual(await changes(url), logged);
-  });
+    it(`when the .${format} export is saved again by LibreOffice with nothing changed (its \\r\\n now \\n), then importing it changes nothing and logs nothing`, async () => {
+      const url = await catalogue();
+      const before = await exported(url);
+      const logged = await changes(url);
+      const run = await cartelera(['import', '--on-conflict', 'update', fixture(`ida-y-vuelta-guardado.${format}`)], url);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /categorias: 0 new, 0 updated, 3 already there; peliculas: 0 new, 0 updated, 2 already there; eventosUrbanos: 0 new, 0 updated, 2 already there; artistas: 0 new, 0 updated, 2 already there/);
+      assert.deepEqual(await exported(url), before);
+      assert.deepEqual(await changes(url), logged);
+    });
+  }
 });
 
 describe(`exporting one resource, and .ods (${backend})`, () => {
@@ -140,6 +145,20 @@ describe(`exporting one resource, and .ods (${backend})`, () => {
     const wrong = await cartelera(['export', '--recurso', 'libros', '--out', json], url);
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /--recurso libros names no resource \(categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones\)/);
+  });
+
+  it('when the catalogue is exported as .ods, then it imports back unchanged, and into an empty store as the same catalogue, its line breaks as \\n', async () => {
+    const url = await catalogue();
+    const out = join(dir, 'vuelta.ods');
+    assert.equal((await cartelera(['export', '--out', out], url)).code, 0);
+    const back = await cartelera(['import', '--on-conflict', 'update', out], url);
+    assert.equal(back.code, 0, back.stderr);
+    assert.match(back.stderr, /categorias: 0 new, 0 updated, 3 already there; peliculas: 0 new, 0 updated, 2 already there; eventosUrbanos: 0 new, 0 updated, 2 already there; artistas: 0 new, 0 updated, 2 already there/);
+    const empty = await started.store();
+    const restored = await cartelera(['import', '--create', out], empty.url);
+    assert.equal(restored.code, 0, restored.stderr);
+    const source = await exported(url);
+    assert.deepEqual(await exported(empty.url), { ...source, peliculas: source.peliculas?.map((p) => ({ ...p, sipnosis: String(p.sipnosis).replace(/\r\n/g, '\n') })) });
   });
 
   it('when the catalogue is exported as .ods, then it is an OpenDocument package with the workbook\'s sheets, date cells of the wall clock, numbers, and lines as paragraphs', async () => {

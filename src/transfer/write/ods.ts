@@ -47,7 +47,9 @@ function odsCell(cell: SheetCell): string {
 
 /**
  * A text as paragraphs, one per line. Spaces a reader would drop (a run of them, or one that begins
- * or ends a line) and tabs are written as the elements that keep them.
+ * or ends a line) and tabs are written as the elements that keep them. A paragraph has no line
+ * ending of its own: `\r\n` reads back as `\n`, which an update counts as unchanged (a carriage
+ * return kept as a character would become an empty line when LibreOffice saves the file).
  */
 function paragraphs(text: string): string {
   const spaces = (run: string, at: number) => (at === 0 || run.length === 1 ? `<text:s text:c="${run.length}"/>` : ` <text:s text:c="${run.length - 1}"/>`);
