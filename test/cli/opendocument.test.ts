@@ -1,7 +1,7 @@
 // LibreOffice's own files (test/fixtures/spreadsheets/README.md says how each was made): its
 // default format, .ods, beside .xlsx, and cells as a person types them into LibreOffice Calc.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -42,6 +42,18 @@ describe(`importing LibreOffice's .ods and typed cells (${backend})`, () => {
     assert.deepEqual(list('peliculas').map((p) => p.sipnosis), ['Una familia en Salta, en verano.', 'Seis relatos.\nVenganza y humor.']);
     assert.deepEqual(list('eventosUrbanos').map((e) => e.fecha), ['2026-11-14T20:30:00.000+00:00', '2026-11-20T00:00:00.000+00:00']);
     assert.deepEqual(await everyList(fromOds.url), await everyList(fromXlsx.url));
+  });
+
+  it('when a folder holds an .ods workbook and CSV files, then all of them are imported, references across them included', async () => {
+    const { url } = await started.store();
+    const folder = mkdtempSync(join(dir, 'carpeta-'));
+    copyFileSync(fixture('duracion-tecleada.ods'), join(folder, 'duracion-tecleada.ods'));
+    writeFileSync(join(folder, 'Obras.csv'), 'Título;Descripción;Duración (minutos);Categoría\nYerma;Poema trágico.;1:45;Comedia\n');
+    const run = await cartelera(['import', '--create', folder], url);
+    assert.equal(run.code, 0, run.stderr);
+    const list = await lists(url);
+    assert.deepEqual(list('peliculas').map((p) => p.duracion), [112, 122]);
+    assert.deepEqual(list('Obras').map((o) => [o.titulo, o.duracion, o.categoria_id]), [['Yerma', 105, list('categorias')[1]?.id]]);
   });
 
   for (const ext of ['xlsx', 'ods']) {
