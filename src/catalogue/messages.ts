@@ -172,6 +172,7 @@ export const messages = {
   spreadsheet: {
     ignoredColumns: (labels: readonly string[]) =>
       labels.length === 1 ? `Se ignoró la columna ${listed(labels)}.` : `Se ignoraron las columnas ${listed(labels)}.`,
+    untitled: (letter: string) => `sin título (${letter})`,
     missingColumn: (label: string) => `Falta la columna ${label}, que es obligatoria: ninguna fila se puede importar sin ella.`,
     extraCells: (row: number, cells: number, columns: number) =>
       `La fila ${row} tiene ${cells} celdas y la cabecera ${columns} columnas: revise si un texto con el separador quedó sin comillas.`,

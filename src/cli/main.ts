@@ -111,7 +111,7 @@ program
 program
   .command('import')
   .description('store the records of export files (JSON, NDJSON), workbooks (.xlsx, .ods) or CSV files named after their resource, all or nothing')
-  .argument('<files...>', 'files, or folders of CSV files')
+  .argument('<files...>', 'files, or folders of spreadsheets (CSV files, workbooks)')
   .option('--dry-run', 'check every record and report, storing nothing', false)
   .addOption(new Option('--on-conflict <what>', 'a title, name or dni already stored: error, skip or update').choices(['error', 'skip', 'update']).default('error'))
   .option('--create', 'make the SQLite store when its file does not exist', false)

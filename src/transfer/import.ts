@@ -156,8 +156,10 @@ class Importer {
     problems.push(...(read.problems ?? []), ...invalid.filter((p) => !told.has(p.field)));
     if (value && problems.length === 0) await this.resolveIds(resource, value, problems);
     if (value && problems.length === 0) await this.store(resource, value, problems, place);
-    // A cell's problem names its column as the sheet does, and quotes the cell as the file wrote it.
-    for (const problem of problems) found(this.result, { ...withGiven(problem, read), place, resource: resource.name });
+    // A cell's problem names its column as the sheet does, and quotes the cell as the file wrote it; a row's come in its columns' order.
+    const order = Object.keys(read.columns ?? {});
+    const column = (problem: Problem) => (problem.field === undefined ? -1 : order.indexOf(problem.field));
+    for (const problem of problems.sort((a, b) => column(a) - column(b))) found(this.result, { ...withGiven(problem, read), place, resource: resource.name });
   }
 
   /** The record as the API's own rules make it (trimmed, integers from digits…), or its problems. */

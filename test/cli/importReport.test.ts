@@ -73,6 +73,13 @@ describe(`import: cells as typed, and the report (${backend})`, () => {
     ]);
   });
 
+  it('when a column has no title but holds values, then it is ignored and named by its letter, never dropped unsaid', async () => {
+    const { run, list } = await importInto({ 'categorias.csv': 'Nombre;;\nDrama;rojo;\nComedia;;\n' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(list('categorias').map((c) => c.nombre), ['Drama', 'Comedia']);
+    assert.match(run.stderr, /categorias\.csv: Se ignoró la columna sin título \(B\)\.\n/);
+  });
+
   it('when a required column is missing from the header, then it is one problem for the sheet, not one a row', async () => {
     const { run, lines } = await importInto({
       'categorias.csv': CATEGORIAS,

@@ -1,7 +1,7 @@
 // LibreOffice's own files (test/fixtures/spreadsheets/README.md says how each was made): its
 // default format, .ods, beside .xlsx, and cells as a person types them into LibreOffice Calc.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -23,7 +23,7 @@ async function lists(url: string) {
 /** An .ods file of one sheet whose content.xml's body is `rows`, zipped as LibreOffice zips one. */
 function ods(name: string, sheet: string, rows: string): string {
   const content = `<?xml version="1.0" encoding="UTF-8"?>
-<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" office:version="1.3"><office:body><office:spreadsheet><table:table table:name="${sheet}">${rows}</table:table></office:spreadsheet></office:body></office:document-content>`;
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0" office:version="1.3"><office:body><office:spreadsheet><table:table table:name="${sheet}">${rows}</table:table></office:spreadsheet></office:body></office:document-content>`;
   const file = join(dir, name);
   writeFileSync(file, zipSync({ mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }], 'content.xml': strToU8(content) }));
   return file;
@@ -42,6 +42,18 @@ describe(`importing LibreOffice's .ods and typed cells (${backend})`, () => {
     assert.deepEqual(list('peliculas').map((p) => p.sipnosis), ['Una familia en Salta, en verano.', 'Seis relatos.\nVenganza y humor.']);
     assert.deepEqual(list('eventosUrbanos').map((e) => e.fecha), ['2026-11-14T20:30:00.000+00:00', '2026-11-20T00:00:00.000+00:00']);
     assert.deepEqual(await everyList(fromOds.url), await everyList(fromXlsx.url));
+  });
+
+  it('when a folder holds an .ods workbook and CSV files, then all of them are imported, references across them included', async () => {
+    const { url } = await started.store();
+    const folder = mkdtempSync(join(dir, 'carpeta-'));
+    copyFileSync(fixture('duracion-tecleada.ods'), join(folder, 'duracion-tecleada.ods'));
+    writeFileSync(join(folder, 'Obras.csv'), 'Título;Descripción;Duración (minutos);Categoría\nYerma;Poema trágico.;1:45;Comedia\n');
+    const run = await cartelera(['import', '--create', folder], url);
+    assert.equal(run.code, 0, run.stderr);
+    const list = await lists(url);
+    assert.deepEqual(list('peliculas').map((p) => p.duracion), [112, 122]);
+    assert.deepEqual(list('Obras').map((o) => [o.titulo, o.duracion, o.categoria_id]), [['Yerma', 105, list('categorias')[1]?.id]]);
   });
 
   for (const ext of ['xlsx', 'ods']) {
@@ -85,6 +97,18 @@ describe(`importing LibreOffice's .ods and typed cells (${backend})`, () => {
     const run = await cartelera(['import', '--create', file], url);
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual((await lists(url))('categorias').map((c) => c.nombre), ['Uno   dos\ttres\ncuatro\ncinco']);
+  });
+
+  it('when a formula failed (#DIV/0!, which LibreOffice writes as the number 0), then its cell is empty, as in an .xlsx', async () => {
+    const { url } = await started.store();
+    const failed = '<table:table-cell table:formula="of:=1/0" office:value-type="float" office:value="0" calcext:value-type="error"><text:p>#DIV/0!</text:p></table:table-cell>';
+    const file = ods('obras.ods', 'Obras', `<table:table-row>${['Título', 'Descripción', 'Duración (minutos)', 'Categoría'].map((t) => text(t)).join('')}</table:table-row><table:table-row>${text('Yerma')}${text('Poema.')}${failed}${text('Drama')}</table:table-row>`);
+    const run = await cartelera(['import', '--create', '--dry-run', file], url);
+    assert.equal(run.code, 1);
+    assert.deepEqual(run.stderr.split('\n').filter((l) => l.includes(', row ')), [
+      `${file}, Obras, row 2, Duración (minutos): Obras.duracion: El campo 'Duración (minutos)' es obligatorio.`,
+      `${file}, Obras, row 2, Categoría: Obras.categoria: No existe la categoría con el nombre: Drama. Valor recibido: "Drama".`,
+    ]);
   });
 
   it('when a sheet repeats empty cells and rows past a million, and a filled row three times, then the import reads them without expanding the empty ones and numbers rows as the sheet does', async () => {

@@ -154,6 +154,6 @@ describe(`importing the spreadsheet program's CSV (${backend})`, () => {
     const both = await started.store();
     const twice = await cartelera(['import', '--create', fixture('utf8-bom'), fixture('windows-1252/peliculas.csv')], both.url);
     assert.equal(twice.code, 1);
-    assert.match(twice.stderr, new RegExp(`windows-1252/peliculas\\.csv, row 2: peliculas\\.titulo: La ciénaga ya viene en ${fixture('utf8-bom/peliculas.csv').replace(/[.]/g, '\\.')}, fila 2\\.`));
+    assert.match(twice.stderr, new RegExp(`windows-1252/peliculas\\.csv, row 2, Título: peliculas\\.titulo: La ciénaga ya viene en ${fixture('utf8-bom/peliculas.csv').replace(/[.]/g, '\\.')}, fila 2\\.`));
   });
 });

@@ -18,13 +18,13 @@ const SPREADSHEETS = ['.csv', ...Object.keys(WORKBOOKS)];
 
 /**
  * The records of the files given, each with its place: a JSON document or NDJSON as `export`
- * writes them, CSV files named after their resource, workbooks, or folders of CSV files.
+ * writes them, CSV files named after their resource, workbooks, or folders of these spreadsheets.
  * Spreadsheets are read in the order their resources refer to each other, whatever order they
  * were named in. Records come in batches: one await per batch, not per record, is what keeps a
  * large import fast.
  */
 export async function* readImport(paths: string[], bytesRead: (n: number) => void = () => {}, options: ReadOptions = {}): AsyncGenerator<Incoming[]> {
-  const files = paths.flatMap((path) => (statOf(path).isDirectory() ? csvFilesIn(path) : [path]));
+  const files = paths.flatMap((path) => (statOf(path).isDirectory() ? spreadsheetsIn(path) : [path]));
   const ext = (file: string) => extname(file).toLowerCase();
   const unreadable = files.find((f) => !['.json', '.ndjson', '.jsonl', ...SPREADSHEETS].includes(ext(f)));
   if (unreadable !== undefined) throw new UnreadableInput(`${unreadable}: not a .json, .ndjson, .csv, .xlsx or .ods file`);
@@ -80,9 +80,10 @@ function statOf(path: string) {
   }
 }
 
-function csvFilesIn(folder: string): string[] {
-  const found = readdirSync(folder).filter((f) => extname(f).toLowerCase() === '.csv').map((f) => join(folder, f));
-  if (found.length === 0) throw new UnreadableInput(`${folder}: no .csv files in this folder`);
+/** A folder's spreadsheets: its CSV files and workbooks (.xlsx, .ods), in name order. */
+function spreadsheetsIn(folder: string): string[] {
+  const found = readdirSync(folder).filter((f) => SPREADSHEETS.includes(extname(f).toLowerCase())).sort().map((f) => join(folder, f));
+  if (found.length === 0) throw new UnreadableInput(`${folder}: no .csv, .xlsx or .ods files in this folder`);
   return found;
 }
 

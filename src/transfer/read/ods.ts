@@ -9,6 +9,7 @@ const MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 const TABLE = 'urn:oasis:names:tc:opendocument:xmlns:table:1.0';
 const OFFICE = 'urn:oasis:names:tc:opendocument:xmlns:office:1.0';
 const TEXT = 'urn:oasis:names:tc:opendocument:xmlns:text:1.0';
+const CALCEXT = 'urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0';
 
 /** A sheet's size in LibreOffice and Excel: a repeat count past it is the rest of the sheet, empty. */
 const MOST_COLUMNS = 16_384;
@@ -171,8 +172,12 @@ function count(value: string | undefined): number {
   return Number.isSafeInteger(n) && n > 0 ? n : 1;
 }
 
-/** A cell's value as its attributes give it; undefined for text (its paragraphs give it) and for an empty cell. */
+/**
+ * A cell's value as its attributes give it; undefined for text (its paragraphs give it) and for an
+ * empty cell. A formula that failed (#DIV/0!) is an empty cell, as in an .xlsx, not the 0 LibreOffice writes for it.
+ */
 function valueOf(tag: SaxesTagNS): Cell | undefined {
+  if (attribute(tag, CALCEXT, 'value-type') === 'error') return null;
   const type = attribute(tag, OFFICE, 'value-type');
   if (type === 'float' || type === 'percentage' || type === 'currency') return attribute(tag, OFFICE, 'value') ?? null;
   if (type === 'boolean') return attribute(tag, OFFICE, 'boolean-value') === 'true';

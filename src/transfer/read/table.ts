@@ -37,7 +37,9 @@ export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place,
   const titles = header.cells.map((cell) => textOf(cell).trim());
   const columns = titles.map((title) => fieldNamed(resource, title));
   const items: Incoming[] = [];
-  const ignored = titles.filter((title, i) => columns[i] === undefined && title !== '');
+  // A column with no title is ignored too, and named by its letter, when any row has something in it.
+  const untitled = (i: number) => titles[i] === '' && body.some((row) => !isEmpty(row.cells[i] ?? null));
+  const ignored = header.cells.flatMap((_, i) => (columns[i] !== undefined ? [] : titles[i] ? [titles[i]] : untitled(i) ? [messages.spreadsheet.untitled(letterOf(i))] : []));
   if (ignored.length > 0) items.push({ notice: messages.spreadsheet.ignoredColumns(ignored), place: where });
   const named: Record<string, string> = Object.fromEntries(columns.flatMap((field, i) => (field === undefined ? [] : [[field, titles[i] ?? field]])));
   const absent = missingColumns(resource, Object.keys(named));
@@ -72,6 +74,12 @@ export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place,
     items.push({ resource, record, place, given, columns: named, ...(problems.length > 0 && { problems }), ...(absent.length > 0 && { absent }) });
   }
   return items;
+}
+
+/** A column's letter as spreadsheets show it: A, …, Z, AA, AB… */
+function letterOf(index: number): string {
+  const letter = String.fromCharCode(65 + (index % 26));
+  return index < 26 ? letter : letterOf(Math.floor(index / 26) - 1) + letter;
 }
 
 /** The rows of a table given whole (a CSV file's), numbered from 1. */
