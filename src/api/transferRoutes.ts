@@ -25,7 +25,7 @@ const WORKBOOK_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheet
  * rate limit and load shedding apply as to every request. Multipart is parsed on these routes
  * alone: the interface's own routes still take JSON only.
  */
-export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: number): Promise<void> {
+export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: number, timeZone: string): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: maxBytes, files: MOST_FILES, fields: 0, parts: MOST_FILES } });
 
@@ -48,7 +48,7 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
         const onConflict = ON_CONFLICT[query.existentes ?? 'error'];
         let result: ImportResult;
         try {
-          result = await importCatalogue(db, readSpreadsheets(files), { onConflict, dryRun: query.comprobar === 'true', quien: request.quien });
+          result = await importCatalogue(db, readSpreadsheets(files), { onConflict, dryRun: query.comprobar === 'true', quien: request.quien, timeZone });
         } catch (error) {
           if (error instanceof UnreadableInput) throw new HttpError(400, error.message);
           throw error;

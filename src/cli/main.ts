@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { userInfo } from 'node:os';
 import { dirname, extname, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { countRows } from '../db/bulk.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -68,9 +68,9 @@ program
   .command('seed')
   .description('load the demo catalogue; records already there are left as they are')
   .addOption(quienOption())
-  .action((options: { quien: string }) => withStore({ create: true }, async (db) => {
+  .action((options: { quien: string }) => withStore({ create: true }, async (db, config) => {
     await migrateToLatest(db);
-    report('seed', await importCatalogue(db, demoRecords(), { onConflict: 'skip', dryRun: false, quien: options.quien }));
+    report('seed', await importCatalogue(db, demoRecords(), { onConflict: 'skip', dryRun: false, quien: options.quien, timeZone: config.TIMEZONE }));
   }));
 
 program
@@ -107,13 +107,13 @@ program
   .option('--create', 'make the SQLite store when its file does not exist', false)
   .addOption(new Option('--encoding <encoding>', 'how CSV files are written (default: UTF-8, else Windows-1252)').choices(['utf-8', 'windows-1252']))
   .addOption(quienOption())
-  .action((names: string[], options: { dryRun: boolean; onConflict: OnConflict; create: boolean; encoding?: Encoding; quien: string }) => withStore(options, async (db) => {
+  .action((names: string[], options: { dryRun: boolean; onConflict: OnConflict; create: boolean; encoding?: Encoding; quien: string }) => withStore(options, async (db, config) => {
     const files = names.map(userPath);
     await migrateToLatest(db);
     const bytes = files.reduce((sum, f) => sum + sizeOf(f), 0);
     const result = await withProgress('import', bytes, 'bytes', (advance) => {
       let read = 0;
-      return importCatalogue(db, readImport(files, (n) => advance((read += n)), { encoding: options.encoding }), options);
+      return importCatalogue(db, readImport(files, (n) => advance((read += n)), { encoding: options.encoding }), { ...options, timeZone: config.TIMEZONE });
     });
     report(options.dryRun ? 'import (dry run, nothing stored)' : 'import', result);
   }));
@@ -168,7 +168,7 @@ program
   .command('migrate')
   .description('apply the migrations the store lacks, and exit')
   .option('--status', 'list every migration and whether it is applied; change nothing', false)
-  .action((options: { status: boolean }) => withStore({ create: !options.status }, async (db) => {
+  .action((options: { status: boolean }) => withStore({ create: options.status ? undefined : true }, async (db) => {
     if (options.status) {
       for (const m of await migrationStates(db)) console.log(`${m.name}  ${m.appliedAt ? `applied ${m.appliedAt.toISOString()}` : 'pending'}`);
       return;
@@ -180,13 +180,15 @@ program
 /**
  * The store `url` names, said on stderr (without a password) so that a mistyped one shows. A
  * SQLite file that does not exist is made only where `create` says so: elsewhere a typo would
- * silently give an empty store.
+ * silently give an empty store. `false` is a command that makes one when given --create;
+ * `undefined`, one that never does.
  */
-function open(url: string, role: 'store' | 'target', create: boolean): Db {
+function open(url: string, role: 'store' | 'target', create: boolean | undefined): Db {
   const file = url.startsWith('sqlite:') && url !== 'sqlite::memory:' ? resolve(url.slice('sqlite:'.length)) : undefined;
   const shown = file !== undefined ? `sqlite:${file}` : withoutPassword(url);
-  if (file !== undefined && !create && !existsSync(file)) {
-    throw new Failure(`${role} ${shown} does not exist (a mistyped DATABASE_URL?); pass --create to make it`, 1);
+  if (file !== undefined && create !== true && !existsSync(file)) {
+    const remedy = create === false ? 'pass --create to make it' : 'name one that exists, or make it with cartelera migrate (or import --create)';
+    throw new Failure(`${role} ${shown} does not exist (a mistyped DATABASE_URL?); ${remedy}`, 1);
   }
   console.error(`cartelera: ${role} ${shown}`);
   try {
@@ -242,16 +244,17 @@ function exportFormat(out: string | undefined, given: ExportFormat | 'xlsx' | un
   return given ?? named ?? 'json';
 }
 
-async function withStore(options: { create?: boolean }, work: (db: Db) => Promise<void>): Promise<void> {
+/** `options.create`: as open() takes it. */
+async function withStore(options: { create?: boolean }, work: (db: Db, config: Config) => Promise<void>): Promise<void> {
   let config;
   try {
     config = loadConfig();
   } catch (error) {
     throw new Failure(error instanceof Error ? error.message : String(error), 2);
   }
-  const db = open(config.DATABASE_URL, 'store', options.create ?? false);
+  const db = open(config.DATABASE_URL, 'store', options.create);
   try {
-    await work(db);
+    await work(db, config);
   } finally {
     await db.destroy();
   }
