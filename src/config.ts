@@ -150,7 +150,8 @@ function writeKeyProblems(setting: string): string[] {
     if (name !== undefined && !KEY_NAME.test(name)) return [`${which} has a name that is not 1 to 40 letters, digits, spaces, dots, underscores or hyphens before its colon.`];
     if (KEY.test(key)) return [];
     const length = key.replace(/=+$/, '').length;
-    return [`${which} ${length < 16 ? `has a key of ${length} characters; a key needs at least 16` : 'has a key with other characters; a key takes only'} A-Z a-z 0-9 - . _ ~ + / (then any =), after an optional name and colon (ana:<key>).`];
+    const wrong = length < 16 ? `has a key of ${length} characters` : 'has a key with characters a key cannot hold';
+    return [`${which} ${wrong}; a key needs at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (then any =), after an optional name and a colon (ana:<key>).`];
   });
 }
 

@@ -8,7 +8,7 @@ try {
 } catch (error) {
   // One sentence per setting, not a stack trace: the operator fixes the environment and starts again.
   if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`cartelera: ${error.message}\n`);
+  for (const problem of error.problems) process.stderr.write(`cartelera: ${problem}\n`);
   process.exit(1);
 }
 // buildApp has logged why it could not start.

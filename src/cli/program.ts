@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { userInfo } from 'node:os';
@@ -61,7 +60,7 @@ program
   .command('serve')
   .description('start the service (as npm start does): PORT, HOST, DATABASE_URL… as in docs/configuration.md')
   .action(async () => {
-    await import('../server.js');
+    await import('../service.js');
   });
 
 program

@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// `cartelera`: the command line (program.ts), once the Node.js running it is one the project supports.
+import { refuseOldNode } from '../nodeVersion.js';
+
+refuseOldNode();
+await import('./program.js');
