@@ -5,20 +5,33 @@ import { offsetAt, wallClockAt } from '../catalogue/zone.js';
  * every wall clock in the years `years` holds: an observance from before the first of them, and
  * each change of offset in them, each in effect until the next. A kind of change that comes back
  * every year on the same weekday of the same month at the same time is one yearly RRULE; others
- * are RDATEs. A zone without daylight saving in those years has one STANDARD.
+ * are RDATEs, every onset its own. A zone without daylight saving in those years has one STANDARD.
  */
 export function vtimezone(zone: string, years: Iterable<number>): string[] {
   const spans = spansOf(years);
+  // A year costs a few hundred look-ups of the zone's offset: the last few answers are kept.
+  const key = `${zone} ${spans.map((s) => `${s.from}-${s.to}`).join(',')}`;
+  const known = made.get(key);
+  if (known) return known;
+  const lines = computed(zone, spans);
+  made.set(key, lines);
+  if (made.size > 16) made.delete(made.keys().next().value ?? key);
+  return lines;
+}
+
+const made = new Map<string, string[]>();
+
+function computed(zone: string, spans: { from: number; to: number }[]): string[] {
   const first = spans[0];
   if (!first) return [];
-  const start = Date.UTC(first.from, 0, 1) - DAY;
+  const start = utc(first.from, 0, 1) - DAY;
   const onsets: Onset[] = [{ at: start, from: offsetAt(zone, start), to: offsetAt(zone, start) }];
   for (const span of spans) {
-    const from = Date.UTC(span.from, 0, 1) - DAY;
+    const from = utc(span.from, 0, 1) - DAY;
     // A change in the years between spans (which hold no event) is dated at the span's start.
     const before = onsets.at(-1)?.to ?? 0;
     if (offsetAt(zone, from) !== before) onsets.push({ at: from, from: before, to: offsetAt(zone, from) });
-    onsets.push(...changes(zone, from, Date.UTC(span.to + 1, 0, 1) + DAY));
+    onsets.push(...changes(zone, from, utc(span.to + 1, 0, 1) + DAY));
   }
   const lastYear = spans.at(-1)?.to ?? first.from;
   return [
@@ -30,6 +43,9 @@ export function vtimezone(zone: string, years: Iterable<number>): string[] {
 }
 
 const DAY = 86_400_000;
+
+/** Midnight UTC of a day, as milliseconds; unlike Date.UTC, years 0 to 99 are those years, not 19xx. */
+const utc = (year: number, month: number, day: number) => new Date(0).setUTCFullYear(year, month, day);
 
 /** A change of offset: the instant it takes effect, and the offsets (seconds east of UTC) before and after. */
 interface Onset {
@@ -45,7 +61,7 @@ function spansOf(years: Iterable<number>): { from: number; to: number }[] {
   for (const year of sorted) {
     const last = spans.at(-1);
     if (last && year - 1 <= last.to + 1) last.to = year;
-    else spans.push({ from: year - 1, to: year });
+    else spans.push({ from: Math.max(year - 1, 1), to: year });
   }
   return spans;
 }
@@ -84,7 +100,7 @@ function observances(zone: string, onsets: Onset[]): Observance[] {
   const groups = new Map<string, Observance>();
   for (const onset of onsets) {
     const year = new Date(wallClockAt(zone, onset.at)).getUTCFullYear();
-    const standard = Math.min(offsetAt(zone, Date.UTC(year, 0, 1)), offsetAt(zone, Date.UTC(year, 6, 1)));
+    const standard = Math.min(offsetAt(zone, utc(year, 0, 1)), offsetAt(zone, utc(year, 6, 1)));
     const kind = onset.to > standard ? 'DAYLIGHT' : 'STANDARD';
     const key = `${kind} ${onset.from} ${onset.to}`;
     const group = groups.get(key) ?? { kind, from: onset.from, to: onset.to, starts: [], instants: [] };
@@ -98,20 +114,19 @@ function observances(zone: string, onsets: Onset[]): Observance[] {
 const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
 
 function observance(o: Observance, lastYear: number): string[] {
-  const [first = 0, ...rest] = o.starts;
   return [
     `BEGIN:${o.kind}`,
-    `DTSTART:${localTime(first)}`,
+    `DTSTART:${localTime(o.starts[0] ?? 0)}`,
     `TZOFFSETFROM:${offsetText(o.from)}`,
     `TZOFFSETTO:${offsetText(o.to)}`,
-    ...recurrence(o, rest, lastYear),
+    ...recurrence(o, lastYear),
     `END:${o.kind}`,
   ];
 }
 
 /** The onsets after the first: one yearly rule when they follow one, else their list. */
-function recurrence(o: Observance, rest: number[], lastYear: number): string[] {
-  if (rest.length === 0) return [];
+function recurrence(o: Observance, lastYear: number): string[] {
+  if (o.starts.length < 2) return [];
   const rule = yearlyRule(o.starts);
   if (rule) {
     const last = new Date(o.starts.at(-1) ?? 0).getUTCFullYear();
@@ -119,7 +134,8 @@ function recurrence(o: Observance, rest: number[], lastYear: number): string[] {
     const until = last < lastYear ? `;UNTIL=${localTime(o.instants.at(-1) ?? 0)}Z` : '';
     return [`RRULE:FREQ=YEARLY;BYMONTH=${rule.month};BYDAY=${rule.week}${rule.weekday}${until}`];
   }
-  return [`RDATE:${rest.map(localTime).join(',')}`];
+  // One RDATE a line, the first onset included: some readers (ical.js) take a line's first value only, and skip DTSTART beside RDATEs.
+  return o.starts.map((start) => `RDATE:${localTime(start)}`);
 }
 
 /** The yearly rule all `starts` follow (`the last Sunday of March at 02:00`), if they are one a year in consecutive years. */
@@ -127,8 +143,8 @@ function yearlyRule(starts: number[]): { month: number; week: number; weekday: s
   const dates = starts.map((s) => new Date(s));
   const [first] = dates;
   if (!first || dates.length < 2) return undefined;
-  const timeOfDay = (d: Date) => d.getTime() - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-  const lastDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  const timeOfDay = (d: Date) => d.getTime() - utc(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  const lastDay = (d: Date) => new Date(utc(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
   const alike = dates.every((d, i) =>
     d.getUTCFullYear() === first.getUTCFullYear() + i && d.getUTCMonth() === first.getUTCMonth() &&
     d.getUTCDay() === first.getUTCDay() && timeOfDay(d) === timeOfDay(first));

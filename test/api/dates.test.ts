@@ -197,6 +197,31 @@ describe(`dates keep their clock (${backend})`, () => {
       });
     }));
 
+  it("when TIMEZONE is Buenos Aires and events fall in 2008 and 2009, when it last kept daylight saving, then the VTIMEZONE's rules end where the zone's did", () =>
+    withZone(BUENOS_AIRES, async (app) => {
+      const categoria = await createCategoria(app);
+      // Daylight saving (-02:00) from 30/12/2007 to 16/03/2008 and from 19/10/2008 to 15/03/2009, none after.
+      const cases: [string, string][] = [
+        ['2008-01-15T21:00', '2008-01-15T23:00:00.000Z'],
+        ['2008-07-15T21:00', '2008-07-16T00:00:00.000Z'],
+        ['2008-12-15T21:00', '2008-12-15T23:00:00.000Z'],
+        ['2009-07-15T21:00', '2009-07-16T00:00:00.000Z'],
+        ['2009-12-15T21:00', '2009-12-16T00:00:00.000Z'],
+      ];
+      const ids: number[] = [];
+      for (const [fecha] of cases) ids.push((await createEventoUrbano(app, { categoria_id: categoria.id, fecha })).id);
+      const res = await send(app, 'GET', `/eventosUrbanos.ics?categoria_id=${categoria.id}`);
+      const root = new ICAL.Component(ICAL.parse(res.body));
+      const zone = new ICAL.Timezone(root.getFirstSubcomponent('vtimezone') as ICAL.Component);
+      const starts = new Map(root.getAllSubcomponents('vevent').map((v) => [v.getFirstPropertyValue('uid'), v.getFirstPropertyValue('dtstart') as ICAL.Time]));
+      cases.forEach(([fecha, instant], i) => {
+        const start = starts.get(`eventoUrbano-${String(ids[i])}@cartelera`);
+        assert.ok(start, fecha);
+        start.zone = zone;
+        assert.equal(new Date(start.toUnixTime() * 1000).toISOString(), instant, fecha);
+      });
+    }));
+
   it('when TIMEZONE is Buenos Aires, without daylight saving, then the VTIMEZONE holds one STANDARD at -03:00', () =>
     withZone(BUENOS_AIRES, async (app) => {
       const evento = await createEventoUrbano(app, { fecha: '2027-02-20T21:00:00-03:00' });
