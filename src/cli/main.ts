@@ -3,4 +3,4 @@
 import { refuseOldNode } from '../nodeVersion.js';
 
 refuseOldNode();
-await import('./program.js');
+void import('./program.js');
