@@ -97,10 +97,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[name];
     if (value !== undefined && value !== '') config[name] = isBoolean(name) ? (BOOLEAN_SPELLINGS[value] ?? value) : value;
   }
-  if (!validate(config)) {
-    const named = new Set((validate.errors ?? []).map((e) => e.instancePath.slice(1)));
-    throw new ConfigError([...named].map((name) => refusal(name, env[name] ?? '', expected(settings[name] ?? {}))));
-  }
+  const refused = validate(config) ? new Set<string>() : new Set((validate.errors ?? []).map((e) => e.instancePath.slice(1)));
+  const problems = [...refused].map((name) => refusal(name, env[name] ?? '', expected(settings[name] ?? {})));
+  // Every setting's problems are said at once, those its schema cannot see too.
+  problems.push(...valueChecks(config, refused));
+  if (problems.length > 0) throw new ConfigError(problems);
   const valid = config as unknown as Config;
   const conflicts = crossChecks(valid);
   if (conflicts.length > 0) throw new ConfigError(conflicts);
@@ -123,22 +124,27 @@ function expected(schema: SettingSchema): string {
   return 'a value';
 }
 
-/** What one setting's schema cannot say. */
-function crossChecks(config: Config): string[] {
+/** What a text setting's schema cannot say of its value; `refused`: the settings already refused. */
+function valueChecks(config: Record<string, unknown>, refused: Set<string>): string[] {
+  const text = (name: string) => (typeof config[name] === 'string' && !refused.has(name) ? config[name] : undefined);
   const problems: string[] = [];
-  // Node's HTTP server refuses this combination.
-  if (config.REQUEST_TIMEOUT_MS > 0 && config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
-    problems.push('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS.');
-  }
-  const proxies = config.TRUST_PROXY?.split(',').map((p) => p.trim()) ?? [];
+  const proxies = text('TRUST_PROXY')?.split(',').map((p) => p.trim()) ?? [];
   for (const proxy of proxies.filter((p) => !isProxyAddress(p))) {
     problems.push(`TRUST_PROXY: '${proxy}' is not an IP address, a CIDR range, loopback, linklocal or uniquelocal.`);
   }
-  if (config.API_KEYS !== undefined) problems.push(...writeKeyProblems(config.API_KEYS));
-  if (timeZoneNamed(config.TIMEZONE) === undefined) {
-    problems.push(refusal('TIMEZONE', config.TIMEZONE, 'an IANA time zone, such as America/Argentina/Buenos_Aires, Europe/Madrid or UTC'));
+  const keys = text('API_KEYS');
+  if (keys !== undefined) problems.push(...writeKeyProblems(keys));
+  const zone = text('TIMEZONE');
+  if (zone !== undefined && timeZoneNamed(zone) === undefined) {
+    problems.push(refusal('TIMEZONE', zone, 'an IANA time zone, such as America/Argentina/Buenos_Aires, Europe/Madrid or UTC'));
   }
   return problems;
+}
+
+/** What no one setting says alone. */
+function crossChecks(config: Config): string[] {
+  // Node's HTTP server refuses this combination.
+  return config.REQUEST_TIMEOUT_MS > 0 && config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS ? ['HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS.'] : [];
 }
 
 /** Each of `API_KEYS`' comma-separated entries, `key` or `name:key`; the sentences never quote a key. */

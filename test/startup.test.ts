@@ -54,6 +54,17 @@ describe(`starting up (${backend})`, () => {
     }
   });
 
+  it('when a setting is wrong, then a command that opens the store says which and what it expects, one line each, and exits 1', async () => {
+    const { url } = await store();
+    const ran = await run(process.execPath, ['dist/cli/main.js', 'check'], { DATABASE_URL: url, PORT: '99999', TIMEZONE: 'Buenos Aires' });
+    assert.equal(ran.code, 1);
+    assert.equal(
+      ran.stderr,
+      "cartelera: PORT is '99999'; expected a whole number from 0 to 65535.\n" +
+        "cartelera: TIMEZONE is 'Buenos Aires'; expected an IANA time zone, such as America/Argentina/Buenos_Aires, Europe/Madrid or UTC.\n",
+    );
+  });
+
   it("when the service starts, then its log names the admin's address", async () => {
     const { url } = await store();
     const started = await service({ DATABASE_URL: url });

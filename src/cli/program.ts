@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { userInfo } from 'node:os';
 import { dirname, extname, resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { countRows } from '../db/bulk.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -22,8 +22,8 @@ import { withProgress } from './progress.js';
 
 /**
  * `cartelera`: the service and the catalogue's data from the command line. The store is the one
- * DATABASE_URL names, as for the service. Exit codes: 0 done, 1 the data had problems (nothing
- * stored), 2 wrong usage. Messages go to stderr, in English; the catalogue's own sentences (a
+ * DATABASE_URL names, as for the service. Exit codes: 0 done, 1 the data, the store or a setting
+ * had problems (nothing stored), 2 wrong usage. Messages go to stderr, in English; the catalogue's own sentences (a
  * record's problems) are the API's Spanish ones.
  */
 class Failure extends Error {
@@ -249,7 +249,9 @@ async function withStore(options: { create?: boolean }, work: (db: Db, config: C
   try {
     config = loadConfig();
   } catch (error) {
-    throw new Failure(error instanceof Error ? error.message : String(error), 2);
+    if (!(error instanceof ConfigError)) throw error;
+    // One line per setting, as the service says them.
+    throw new Failure(error.problems.join('\ncartelera: '), 1);
   }
   const db = open(config.DATABASE_URL, 'store', options.create);
   try {
