@@ -71,7 +71,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await crossOrigin(app, config.CORS_ORIGIN);
   // After CORS, so that browsers can read its refusals; before /docs exists, which gets its own CSP.
   await protect(app, config);
-  app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema as JsonSchema, httpPart));
+  app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema as JsonSchema, httpPart ?? 'body', config.TIMEZONE));
   app.setErrorHandler(errorHandler);
   const notFound = methodAwareNotFound();
   app.addHook('onRoute', notFound.onRoute);
@@ -91,9 +91,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
   }
   const versions = tableVersions(db, Object.fromEntries(resources.map((r) => [r.name, r.table])));
-  for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions);
+  for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions, config.TIMEZONE);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS });
-  calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN });
+  calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE });
   const stopPruning = pruneRegularly(
     db,
     config.CHANGES_KEEP_DAYS,
@@ -101,7 +101,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     (error) => app.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'change log pruning failed'),
   );
   app.addHook('onClose', () => stopPruning());
-  await transferRoutes(app, db, config.IMPORT_MAX_BYTES);
+  await transferRoutes(app, db, config.IMPORT_MAX_BYTES, config.TIMEZONE);
   healthRoutes(app, db);
   await adminPages(app);
   return app;

@@ -1,10 +1,12 @@
 import { isIP } from 'node:net';
 import { Ajv } from 'ajv';
 import { Type, type Static } from 'typebox';
+import { timeZoneNamed } from './catalogue/zone.js';
 
-// An RFC 6750 bearer token of at least 16 characters.
-/** A write key, after an optional name (`ana:<key>`): letters, digits, spaces, `.`, `_` and `-`. */
-const API_KEY = '(?:[\\p{L}\\p{N}._ -]{1,40}:)?[A-Za-z0-9._~+/-]{16,}=*';
+/** A write key's optional name (`ana:<key>`): letters, digits, spaces, `.`, `_` and `-`. */
+const KEY_NAME = /^[\p{L}\p{N}._ -]{1,40}$/u;
+/** A write key: an RFC 6750 bearer token of at least 16 characters. */
+const KEY = /^[A-Za-z0-9._~+/-]{16,}=*$/;
 
 /** Every setting the service reads from its environment, declared once (docs/configuration.md). */
 export const ConfigSchema = Type.Object({
@@ -25,8 +27,8 @@ export const ConfigSchema = Type.Object({
   /** Origins browsers may call from: `*`, or a comma-separated list (`https://a.example,https://b.example`). */
   CORS_ORIGIN: Type.String({ minLength: 1, default: '*' }),
 
-  /** When set, writes (POST, PUT, PATCH, DELETE) need `Authorization: Bearer <one of these keys>`. */
-  API_KEYS: Type.Optional(Type.String({ pattern: `^\\s*${API_KEY}(\\s*,\\s*${API_KEY})*\\s*$` })),
+  /** When set, writes (POST, PUT, PATCH, DELETE) need `Authorization: Bearer <one of these keys>` (each checked by crossChecks). */
+  API_KEYS: Type.Optional(Type.String({ minLength: 1 })),
   /** Requests per minute one client address may make; 0 is no limit. */
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 0 }),
   /** Proxies whose X-Forwarded-For names the client: comma-separated addresses or CIDR ranges. */
@@ -63,7 +65,9 @@ export const ConfigSchema = Type.Object({
   /** The calendar's name in calendar apps (X-WR-CALNAME of /eventosUrbanos.ics). */
   CALENDAR_NAME: Type.String({ minLength: 1, default: 'Cartelera' }),
   /** The domain of the calendar's event UIDs (eventoUrbano-<id>@<domain>): keep it once published. */
-  CALENDAR_DOMAIN: Type.String({ pattern: '^[A-Za-z0-9.-]+$', default: 'cartelera' }),
+  CALENDAR_DOMAIN: Type.String({ pattern: '^[A-Za-z0-9.-]+$', default: 'cartelera', description: 'letters, digits, dots and hyphens (cartelera.example.org)' }),
+  /** The city's time zone, where the catalogue's events happen (contract, "Dates and times"): an IANA zone. */
+  TIMEZONE: Type.String({ minLength: 1, default: 'UTC' }),
   /** The most bytes one upload to POST /importar may hold, all its files together. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 }),
 });
@@ -71,39 +75,90 @@ export type Config = Static<typeof ConfigSchema>;
 
 // Ajv coerces only "true" and "false" to booleans; "1" and "0" are the other usual spellings.
 const BOOLEAN_SPELLINGS: Record<string, string> = { '1': 'true', '0': 'false' };
-const isBoolean = (name: string) => (ConfigSchema.properties as Record<string, { type?: string }>)[name]?.type === 'boolean';
+type SettingSchema = { type?: string; minimum?: number; maximum?: number; enum?: string[]; description?: string };
+const settings = ConfigSchema.properties as Record<string, SettingSchema>;
+const isBoolean = (name: string) => settings[name]?.type === 'boolean';
+/** Settings whose values are secrets: a refusal names them, never quotes them. */
+const SECRETS = new Set(['API_KEYS', 'METRICS_TOKEN', 'DATABASE_URL']);
 
 const validate = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true }).compile(ConfigSchema);
 
-/** Reads the config from `env`; unset and empty variables take their defaults. */
+/** A configuration the service cannot start with: one sentence per setting, what is wrong and what is expected. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join(' '));
+  }
+}
+
+/** Reads the config from `env`; unset and empty variables take their defaults. Throws a ConfigError. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config: Record<string, string> = {};
   for (const name of Object.keys(ConfigSchema.properties)) {
     const value = env[name];
     if (value !== undefined && value !== '') config[name] = isBoolean(name) ? (BOOLEAN_SPELLINGS[value] ?? value) : value;
   }
-  if (!validate(config)) {
-    const problems = validate.errors?.map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`);
-    throw new Error(`Invalid configuration: ${problems?.join('; ')}`);
-  }
+  const refused = validate(config) ? new Set<string>() : new Set((validate.errors ?? []).map((e) => e.instancePath.slice(1)));
+  const problems = [...refused].map((name) => refusal(name, env[name] ?? '', expected(settings[name] ?? {})));
+  // Every setting's problems are said at once, those its schema cannot see too.
+  problems.push(...valueChecks(config, refused));
+  if (problems.length > 0) throw new ConfigError(problems);
   const valid = config as unknown as Config;
   const conflicts = crossChecks(valid);
-  if (conflicts.length > 0) throw new Error(`Invalid configuration: ${conflicts.join('; ')}`);
-  return valid;
+  if (conflicts.length > 0) throw new ConfigError(conflicts);
+  return { ...valid, TIMEZONE: timeZoneNamed(valid.TIMEZONE) ?? valid.TIMEZONE };
 }
 
-/** What one setting's schema cannot say. */
-function crossChecks(config: Config): string[] {
-  const problems: string[] = [];
-  // Node's HTTP server refuses this combination.
-  if (config.REQUEST_TIMEOUT_MS > 0 && config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
-    problems.push('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+function refusal(name: string, value: string, wanted: string): string {
+  return `${name} ${SECRETS.has(name) ? 'is not valid' : `is '${value}'`}; expected ${wanted}.`;
+}
+
+/** What a setting takes, read off its schema. */
+function expected(schema: SettingSchema): string {
+  if (schema.description) return schema.description;
+  if (schema.enum) return `one of ${schema.enum.join(', ')}`;
+  if (schema.type === 'boolean') return 'true or false (or 1 or 0)';
+  if (schema.type === 'integer') {
+    if (schema.maximum !== undefined) return `a whole number from ${schema.minimum ?? 0} to ${schema.maximum}`;
+    return `a whole number of at least ${schema.minimum ?? 0}`;
   }
-  const proxies = config.TRUST_PROXY?.split(',').map((p) => p.trim()) ?? [];
+  return 'a value';
+}
+
+/** What a text setting's schema cannot say of its value; `refused`: the settings already refused. */
+function valueChecks(config: Record<string, unknown>, refused: Set<string>): string[] {
+  const text = (name: string) => (typeof config[name] === 'string' && !refused.has(name) ? config[name] : undefined);
+  const problems: string[] = [];
+  const proxies = text('TRUST_PROXY')?.split(',').map((p) => p.trim()) ?? [];
   for (const proxy of proxies.filter((p) => !isProxyAddress(p))) {
-    problems.push(`TRUST_PROXY: '${proxy}' is not an IP address, a CIDR range, loopback, linklocal or uniquelocal`);
+    problems.push(`TRUST_PROXY: '${proxy}' is not an IP address, a CIDR range, loopback, linklocal or uniquelocal.`);
+  }
+  const keys = text('API_KEYS');
+  if (keys !== undefined) problems.push(...writeKeyProblems(keys));
+  const zone = text('TIMEZONE');
+  if (zone !== undefined && timeZoneNamed(zone) === undefined) {
+    problems.push(refusal('TIMEZONE', zone, 'an IANA time zone, such as America/Argentina/Buenos_Aires, Europe/Madrid or UTC'));
   }
   return problems;
+}
+
+/** What no one setting says alone. */
+function crossChecks(config: Config): string[] {
+  // Node's HTTP server refuses this combination.
+  return config.REQUEST_TIMEOUT_MS > 0 && config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS ? ['HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS.'] : [];
+}
+
+/** Each of `API_KEYS`' comma-separated entries, `key` or `name:key`; the sentences never quote a key. */
+function writeKeyProblems(setting: string): string[] {
+  return setting.split(',').flatMap((entry, i) => {
+    const colon = entry.indexOf(':');
+    const [name, key] = colon === -1 ? [undefined, entry.trim()] : [entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()];
+    const which = `API_KEYS: entry ${i + 1}`;
+    if (name !== undefined && !KEY_NAME.test(name)) return [`${which} has a name that is not 1 to 40 letters, digits, spaces, dots, underscores or hyphens before its colon.`];
+    if (KEY.test(key)) return [];
+    const length = key.replace(/=+$/, '').length;
+    const wrong = length < 16 ? `has a key of ${length} characters` : 'has a key with characters a key cannot hold';
+    return [`${which} ${wrong}; a key needs at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (then any =), after an optional name and a colon (ana:<key>).`];
+  });
 }
 
 function isProxyAddress(value: string): boolean {

@@ -33,7 +33,8 @@ it(`when the calls the README and docs/api.md show run in order on a freshly see
   const blocks = documentedCalls();
 
   store = await freshStore();
-  const env = { DATABASE_URL: store.url, LOG_LEVEL: 'warn' };
+  // The examples are an office's in Buenos Aires (docs/api.md: the PUT's 21:00 at -03:00 stays 21:00).
+  const env = { DATABASE_URL: store.url, LOG_LEVEL: 'warn', TIMEZONE: 'America/Argentina/Buenos_Aires' };
 
   await run('npm', ['run', 'seed'], { cwd: root, env: { ...process.env, ...env } });
   const service = await npmStart(env);
@@ -47,6 +48,10 @@ it(`when the calls the README and docs/api.md show run in order on a freshly see
     const lines = stdout.trim().split('\n');
     assert.ok(lines.length >= 48, stdout);
     for (const line of lines) assert.match(line, /^2\d\d /, `documented call failed: ${line}`);
+    const put = lines.find((line) => line.includes('-X PUT') && line.includes('2027-02-20T21:00:00-03:00'));
+    const id = /\/eventosUrbanos\/(\d+)/.exec(put ?? '')?.[1];
+    const [change] = (await (await fetch(`${service.base}/cambios?recurso=eventosUrbanos&clave=${id}&operacion=modificacion`)).json()) as { despues: { fecha: string } }[];
+    assert.equal(change?.despues.fecha, '2027-02-20T21:00:00.000+00:00', 'the documented PUT stores 21:00 on 20/02/2027');
   } finally {
     await service.stop();
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { calendar, type CalendarEvent } from '../calendar/ics.js';
+import { calendar, type CalendarEvent, type CalendarOptions } from '../calendar/ics.js';
 import { matcher } from '../changes/feed.js';
 import { normalizeKey } from '../catalogue/keys.js';
 import { listRows } from '../db/listing.js';
@@ -15,7 +15,7 @@ type Evento = { id: number; titulo: string; descripcion: string; fecha: string; 
  * with the events list's filters. Each event's SEQUENCE and LAST-MODIFIED come from the change log;
  * an event deleted within the log's retention stays, cancelled, so subscribed calendars drop it.
  */
-export function calendarRoutes(app: FastifyInstance, db: Db, options: { name: string; domain: string }): void {
+export function calendarRoutes(app: FastifyInstance, db: Db, options: CalendarOptions): void {
   app.get(
     '/eventosUrbanos.ics',
     {
@@ -28,7 +28,7 @@ export function calendarRoutes(app: FastifyInstance, db: Db, options: { name: st
       },
     },
     async (request, reply) => {
-      const query = parseListQuery(request.query as RawQuery, eventosUrbanos.kinds, { expand: [], embed: [] });
+      const query = parseListQuery(request.query as RawQuery, eventosUrbanos.kinds, { expand: [], embed: [] }, options.timeZone);
       const spec = { table: eventosUrbanos.table, key: eventosUrbanos.key.name, kinds: eventosUrbanos.kinds };
       const { rows } = await listRows(db, spec, { ...query, sort: [], window: undefined, expand: [], embed: [] }, 0);
       const current = rows.map((row) => JSON.parse(eventosUrbanos.representation(row as Record<string, unknown>)) as Evento);

@@ -55,7 +55,8 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
     { schema: { tags, summary: 'The change log: every creation, modification and deletion', operationId: 'listCambios', response: { 200: Type.Array(Change), '4xx': ErrorBody, '5xx': ErrorBody } } },
     async (request, reply) => {
       const raw = request.query as RawQuery;
-      const query = parseListQuery(raw, changeList.kinds, { expand: [], embed: [] });
+      // `cuando` is an instant, not a wall clock: an offset is applied, in UTC.
+      const query = parseListQuery(raw, changeList.kinds, { expand: [], embed: [] }, 'UTC');
       if (wantsStream(request)) return follow(request, reply, query.conditions);
       const window = query.window ?? { style: 'page' as const, offset: 0, limit: MAX_PAGE };
       const unfiltered = query.conditions.length === 0 && query.search === undefined;

@@ -25,7 +25,7 @@ type Row = Record<string, unknown>;
  * bodies. What a record may be and how it is stored are the catalogue's (resources/writes.ts);
  * answers that depend on one table are served from the caches while it is unchanged.
  */
-export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, relations: Relations, versions: Versions): void {
+export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, relations: Relations, versions: Versions, timeZone: string): void {
   const { nouns, table, key, lookup } = resource;
   const schema = routeSchemas(resource, relations);
   const names = relationNames(relations);
@@ -55,7 +55,7 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
       reply.type('application/json; charset=utf-8');
       return 'stream' in list ? reply.send(list.stream) : reply.header('etag', list.etag).send(list.body);
     }
-    const query = parseListQuery(raw, resource.kinds, names);
+    const query = parseListQuery(raw, resource.kinds, names, timeZone);
     // Keyed by the URL as sent: the Link header repeats its parameters.
     const cached = await cacheFor(query)?.(request.url, async (state) => {
       const { rows, headers } = await page(raw, query, state);

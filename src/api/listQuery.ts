@@ -34,10 +34,12 @@ function recognized(param: string, kinds: Record<string, FieldKind>): boolean {
   return suffix !== undefined && isField(param.slice(0, -suffix.length), kinds);
 }
 
+/** `timeZone`: the zone a date-time filter's offset is read in (catalogue/fecha.ts). */
 export function parseListQuery(
   raw: RawQuery,
   kinds: Record<string, FieldKind>,
   relations: { expand: readonly string[]; embed: readonly string[] },
+  timeZone: string,
 ): ListQuery {
   const all = (param: string) => [raw[param] ?? []].flat();
   const one = (param: string) => all(param).at(-1);
@@ -50,7 +52,7 @@ export function parseListQuery(
     if (!kind) continue;
     const op = suffix ? (suffix.slice(1) as Condition['op']) : 'eq';
     if (op === 'like' && kind.type !== 'text') throw badRequest(messages.query.likeOnText(param));
-    const values = all(param).map((value) => filterValue(param, kind, value));
+    const values = all(param).map((value) => filterValue(param, kind, value, timeZone));
     conditions.push({ field, kind, op, values });
   }
 
@@ -67,7 +69,7 @@ export function parseListQuery(
   };
 }
 
-function filterValue(param: string, kind: FieldKind, value: string): string | number {
+function filterValue(param: string, kind: FieldKind, value: string, timeZone: string): string | number {
   const v = messages.validation;
   const what = v.subject('querystring', param);
   switch (kind.type) {
@@ -77,7 +79,7 @@ function filterValue(param: string, kind: FieldKind, value: string): string | nu
       return Number(value);
     }
     case 'fecha': {
-      const fecha = canonicalFecha(value.trim());
+      const fecha = canonicalFecha(value.trim(), timeZone);
       if (fecha === undefined) throw badRequest(v.fecha(what));
       return fecha;
     }

@@ -31,7 +31,7 @@ const WORKBOOK_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheet
  * rate limit and load shedding apply as to every request. Multipart is parsed on these routes
  * alone: the interface's own routes still take JSON only.
  */
-export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: number): Promise<void> {
+export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: number, timeZone: string): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: maxBytes, files: MOST_FILES, fields: 0, parts: MOST_FILES } });
 
@@ -57,7 +57,7 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
           return refused(request, reply, 413, result, false);
         }
         const onConflict = ON_CONFLICT[query.existentes ?? 'error'];
-        const result = await importCatalogue(db, readSpreadsheets(upload), { onConflict, dryRun: query.comprobar === 'true', quien: request.quien });
+        const result = await importCatalogue(db, readSpreadsheets(upload), { onConflict, dryRun: query.comprobar === 'true', quien: request.quien, timeZone });
         const report = reportOf(result, query.comprobar !== 'true');
         if (query.comprobar === 'true' || report.guardado) return report;
         return refused(request, reply, 400, result, true);
@@ -80,7 +80,7 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
         },
       },
       async (request, reply) => {
-        const selection = exportSelection(request.query as RawQuery, format.ext === 'csv');
+        const selection = exportSelection(request.query as RawQuery, format.ext === 'csv', timeZone);
         let file;
         try {
           file = await format.write(db, selection);
@@ -126,7 +126,7 @@ const EXPORTS = {
 } as const;
 
 /** What `GET /exportar.*` asks for: `recurso` and that list's own parameters, checked as the list checks them. */
-function exportSelection(raw: RawQuery, needsResource: boolean): Selection {
+function exportSelection(raw: RawQuery, needsResource: boolean, timeZone: string): Selection {
   const { recurso, ...list } = raw;
   const name = [recurso ?? []].flat().at(-1);
   const names = resources.map((r) => r.name);
@@ -136,7 +136,7 @@ function exportSelection(raw: RawQuery, needsResource: boolean): Selection {
   }
   const resource = resources.find((r) => r.name === name);
   if (!resource) throw new HttpError(400, messages.transfer.unknownResource(name, names));
-  return { resource, list: parseListQuery(list, resource.kinds, { expand: [], embed: [] }) };
+  return { resource, list: parseListQuery(list, resource.kinds, { expand: [], embed: [] }, timeZone) };
 }
 
 /** An import refused: the error body, with the report, which names every problem. */

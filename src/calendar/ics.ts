@@ -1,3 +1,5 @@
+import { vtimezone } from './vtimezone.js';
+
 /**
  * iCalendar (RFC 5545) text: the calendar of urban events, as `GET /eventosUrbanos.ics` answers it
  * (docs/api.md, "Calendar"). Pure functions of the events and their history.
@@ -21,6 +23,8 @@ export interface CalendarEvent {
 export interface CalendarOptions {
   name: string;
   domain: string;
+  /** The city's zone (`TIMEZONE`): timed events name it, unless it is UTC. */
+  timeZone: string;
 }
 
 /** The whole calendar, lines ending in CRLF. */
@@ -32,6 +36,7 @@ export function calendar(events: CalendarEvent[], options: CalendarOptions): str
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     `X-WR-CALNAME:${text(options.name)}`,
+    ...zoneOf(events, options.timeZone),
     ...events.flatMap((event) => vevent(event, options)),
     'END:VCALENDAR',
   ];
@@ -46,7 +51,7 @@ function vevent(event: CalendarEvent, options: CalendarOptions): string[] {
     `DTSTAMP:${stamp}`,
     ...(event.lastModified ? [`LAST-MODIFIED:${stamp}`] : []),
     `SEQUENCE:${event.sequence}`,
-    ...when(event.fecha),
+    ...when(event.fecha, options.timeZone),
     `SUMMARY:${text(event.titulo)}`,
     `DESCRIPTION:${text(event.descripcion)}`,
     `LOCATION:${text(event.lugar)}`,
@@ -59,15 +64,23 @@ function vevent(event: CalendarEvent, options: CalendarOptions): string[] {
 /** For events whose history the log does not hold: a fixed stamp keeps the calendar's bytes (and ETag) steady. */
 const EPOCH = '19700101T000000Z';
 
+const isWholeDay = (fecha: string) => fecha.slice(10).startsWith('T00:00:00.000');
+
 /**
  * `fecha` as the wall clock it is (contract, "Dates and times"): midnight is the whole day, any
- * other time a floating local time, with neither `Z` nor a zone.
+ * other time the wall clock in the city's zone; in UTC, a floating local time, with neither `Z` nor a zone.
  */
-function when(fecha: string): string[] {
+function when(fecha: string, zone: string): string[] {
   const [day = '', time = ''] = fecha.split('T');
   const date = day.replaceAll('-', '');
-  if (time.startsWith('00:00:00.000')) return [`DTSTART;VALUE=DATE:${date}`, `DTEND;VALUE=DATE:${nextDay(day)}`];
-  return [`DTSTART:${date}T${time.slice(0, 8).replaceAll(':', '')}`];
+  if (isWholeDay(fecha)) return [`DTSTART;VALUE=DATE:${date}`, `DTEND;VALUE=DATE:${nextDay(day)}`];
+  return [`DTSTART${zone === 'UTC' ? '' : `;TZID=${zone}`}:${date}T${time.slice(0, 8).replaceAll(':', '')}`];
+}
+
+/** The zone's VTIMEZONE, for the years of the timed events that name it. */
+function zoneOf(events: CalendarEvent[], zone: string): string[] {
+  if (zone === 'UTC') return [];
+  return vtimezone(zone, events.filter((e) => !isWholeDay(e.fecha)).map((e) => Number(e.fecha.slice(0, 4))));
 }
 
 function nextDay(day: string): string {

@@ -32,8 +32,12 @@ export const LongText = Type.String({ minLength: 1, maxLength: 5000, pattern: ST
 /** Minutes. */
 export const Duracion = Type.Integer({ minimum: 1, maximum: 100000 });
 
-/** See fecha.ts: accepted as a date or date-time, answered as canonical UTC. */
-export const Fecha = Type.String({ format: 'fecha', examples: ['2025-10-10T00:00:00.000+00:00'] });
+/** See fecha.ts: accepted as a date or date-time, answered as the wall clock in canonical form. */
+export const Fecha = Type.String({
+  format: 'fecha',
+  description: "The event's wall clock, in UTC notation: a plain date is that whole day; a date-time with an offset other than Z or +00:00 is stored as its wall clock in TIMEZONE.",
+  examples: ['2025-10-10T00:00:00.000+00:00'],
+});
 
 /** The kinds of item a participation can name. */
 export const TIPOS_EVENTO = ['pelicula', 'obra', 'eventoUrbano'] as const;

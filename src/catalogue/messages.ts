@@ -25,9 +25,9 @@ export interface Nouns {
 export type Operation = 'read' | 'create' | 'update' | 'remove';
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** `Año`, `Año y Director`, `Año, País y Director`. */
-const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} y ${items.at(-1)}`);
+/** `Año`, `Año y Director`, `Año, País y Director`, after `before`; nothing when there are none. */
+const listed = (items: readonly string[], before = '') =>
+  items.length === 0 ? '' : before + (items.length === 1 ? items.join('') : `${items.slice(0, -1).join(', ')} y ${items.at(-1)}`);
 
 /** Bytes in MB (MiB), as people read a file's size: `10 MB`, `2,5 MB`, `0,0038 MB`. */
 const megabytes = (bytes: number) => {
@@ -54,8 +54,9 @@ export const messages = {
   idTaken: (n: Nouns, id: unknown) => `Ya existe ${n.a} con id: ${id}, por favor, intente con otro distinto`,
   keyMismatch: (field: string, body: unknown, path: unknown) =>
     `El campo '${field}' (${body}) no coincide con el de la ruta (${path}).`,
-  categoryInUse: (id: unknown, uses: number) =>
-    `No se puede eliminar la categoría con el id: ${id} porque la usan ${uses} ${uses === 1 ? 'registro' : 'registros'} (películas, obras o eventos).`,
+  /** `uses`: each kind's labels (labels.ts: "Película", "Películas") and how many of its records use the category. */
+  categoryInUse: (nombre: string, uses: [readonly [string, string], number][]) =>
+    `La categoría "${nombre}" está en uso${listed(uses.filter(([, n]) => n > 0).map(([[one, many], n]) => `${n} ${(n === 1 ? one : many).toLowerCase()}`), ' por ')}; no se puede eliminar.`,
 
   moreInfo: {
     notFound: (path: string) => `No se encontró en la ruta: ${path}`,
@@ -141,6 +142,7 @@ export const messages = {
   changes: {
     notFound: (id: number) => `No se encontró el cambio con id: ${id}`,
     changedSince: (n: Nouns, clave: number, id: number) => `${capitalized(n.the)} con ${n.idBy}: ${clave} cambió después del cambio ${id}; no se puede deshacer.`,
+    alreadyUndone: (id: number, by: number) => `El cambio ${id} ya fue deshecho por el cambio ${by}; no se puede deshacer otra vez.`,
     goneSince: (n: Nouns, clave: number, id: number) => `${capitalized(n.the)} con ${n.idBy}: ${clave} ya no existe; no se puede deshacer el cambio ${id}.`,
     keyTaken: (n: Nouns, clave: number, id: number) => `Ya existe ${n.the} con ${n.idBy}: ${clave}; no se puede deshacer el cambio ${id}.`,
     refused: (id: number, details: string) => `No se puede deshacer el cambio ${id}: ${details}`,

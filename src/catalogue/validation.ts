@@ -24,15 +24,17 @@ export type JsonSchema = { type?: string; format?: string; properties?: Record<s
 type Normalize = (value: unknown) => unknown;
 
 const DIGITS = /^[0-9]+$/;
-const normalizers: Record<string, Normalize> = {
-  fecha: (v) => (typeof v === 'string' ? (canonicalFecha(v.trim()) ?? v) : v),
+/** The normalizers by format or type; an event date's offset turns into the wall clock of `zone` (catalogue/fecha.ts). */
+const normalizers = (zone: string): Record<string, Normalize> => ({
+  fecha: (v) => (typeof v === 'string' ? (canonicalFecha(v.trim(), zone) ?? v) : v),
   string: (v) => (typeof v === 'string' ? v.trim() : v),
   integer: (v) => (typeof v === 'string' && DIGITS.test(v) ? Number(v) : v),
-};
+});
 
-function normalizerFor(schema: JsonSchema): (data: unknown) => void {
+function normalizerFor(schema: JsonSchema, zone: string): (data: unknown) => void {
+  const byKind = normalizers(zone);
   const steps = Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
-    const step = normalizers[property.format ?? ''] ?? normalizers[property.type ?? ''];
+    const step = byKind[property.format ?? ''] ?? byKind[property.type ?? ''];
     return step ? [[name, step] as const] : [];
   });
   return (data) => {
@@ -49,11 +51,11 @@ export type Part = 'body' | 'params' | 'querystring' | 'headers' | string;
 
 /**
  * A validator that normalizes `data` in place, then checks it, keeping Ajv's errors on `.errors`
- * (the shape Fastify's validator compiler returns).
+ * (the shape Fastify's validator compiler returns). `zone` is the city's (`TIMEZONE`).
  */
-export function compileValidator(schema: JsonSchema, part: Part = 'body') {
+export function compileValidator(schema: JsonSchema, part: Part, zone: string) {
   const validate: ValidateFunction = (part === 'body' ? bodies : others).compile(schema);
-  const normalize = normalizerFor(schema);
+  const normalize = normalizerFor(schema, zone);
   const check = (data: unknown) => {
     normalize(data);
     const valid = validate(data);
@@ -64,15 +66,17 @@ export function compileValidator(schema: JsonSchema, part: Part = 'body') {
   return check;
 }
 
-const validators = new WeakMap<object, ReturnType<typeof compileValidator>>();
+const validators = new WeakMap<object, Map<string, ReturnType<typeof compileValidator>>>();
 
 /**
- * `data` normalized and checked against `schema` as a body is: the value to store, or a Refusal
- * listing every problem. Compiled once per schema.
+ * `data` normalized and checked against `schema` as a body is, with the city's `zone`: the value
+ * to store, or a Refusal listing every problem. Compiled once per schema and zone.
  */
-export function validated<T>(schema: object, data: unknown): T {
-  let check = validators.get(schema);
-  if (!check) validators.set(schema, (check = compileValidator(schema as JsonSchema)));
+export function validated<T>(schema: object, data: unknown, zone: string): T {
+  let byZone = validators.get(schema);
+  if (!byZone) validators.set(schema, (byZone = new Map()));
+  let check = byZone.get(zone);
+  if (!check) byZone.set(zone, (check = compileValidator(schema as JsonSchema, 'body', zone)));
   if (check(data)) return data as T;
   const problems = validationProblems(check.errors ?? [], 'body');
   throw new Refusal('invalid', problems.map((p) => p.sentence).join(' ') || messages.badRequest, problems);

@@ -30,8 +30,10 @@ export async function undoChange(db: Db, id: number, quien: Quien): Promise<Chan
     const current = await resource.queries(trx).get(change.clave);
     const stored = current === undefined ? null : resource.representation(current);
     const n = resource.nouns;
+    // A change undone before is not as it left things: that, not what differs, is the reason.
+    const conflict = async (sentence: string) => new HttpError(CONFLICT, (await alreadyUndone(trx, change)) ?? sentence);
     if (change.operacion === 'baja') {
-      if (stored !== null) throw new HttpError(CONFLICT, messages.changes.keyTaken(n, change.clave, id));
+      if (stored !== null) throw await conflict(messages.changes.keyTaken(n, change.clave, id));
       await refusalsAsConflict(id, () => createRecord(trx, resource, JSON.parse(change.antes ?? '{}') as Record<string, unknown>, context));
       for (const cascaded of await changesWhere(trx, sql`causa = ${id}`)) {
         const record = JSON.parse(cascaded.antes ?? '{}') as Record<string, unknown>;
@@ -39,13 +41,20 @@ export async function undoChange(db: Db, id: number, quien: Quien): Promise<Chan
         await refusalsAsConflict(id, () => createRecord(trx, participaciones, record, context));
       }
     } else {
-      if (stored === null) throw new HttpError(CONFLICT, messages.changes.goneSince(n, change.clave, id));
-      if (stored !== change.despues) throw new HttpError(CONFLICT, messages.changes.changedSince(n, change.clave, id));
+      if (stored === null) throw await conflict(messages.changes.goneSince(n, change.clave, id));
+      if (stored !== change.despues) throw await conflict(messages.changes.changedSince(n, change.clave, id));
       if (change.operacion === 'alta') await refusalsAsConflict(id, () => removeRecord(trx, resource, change.clave, context));
       else await refusalsAsConflict(id, () => replaceRecord(trx, resource, change.clave, JSON.parse(change.antes ?? '{}') as Record<string, unknown>, context));
     }
     return changesWhere(trx, sql`deshace = ${id} and id > ${max ?? 0}`);
   });
+}
+
+/** The sentence for a change already undone, by the latest undo of its record that was not undone in turn. */
+async function alreadyUndone(trx: Db, change: ChangeRow): Promise<string | undefined> {
+  const undo = (await changesWhere(trx, sql`deshace = ${change.id} and recurso = ${change.recurso} and clave = ${change.clave}`)).at(-1);
+  if (!undo || (await changesWhere(trx, sql`deshace = ${undo.id}`, 1)).length > 0) return undefined;
+  return messages.changes.alreadyUndone(change.id, undo.id);
 }
 
 function resourceNamed(name: string): AnyResource {

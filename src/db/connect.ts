@@ -42,7 +42,7 @@ const typesOf = (driver: typeof pg) => ({
  */
 function canonicalTimestamp(text: string): string {
   const iso = text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
-  const canonical = canonicalFecha(iso);
+  const canonical = canonicalFecha(iso, 'UTC');
   if (canonical === undefined) throw new Error(`unexpected timestamp from PostgreSQL: ${text}`);
   return canonical;
 }

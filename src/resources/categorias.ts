@@ -2,6 +2,7 @@ import { normalizeKey } from '../catalogue/keys.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Id, Title } from '../catalogue/fields.js';
+import { labelsOfResource } from '../catalogue/labels.js';
 import { messages } from '../catalogue/messages.js';
 
 export const categorias = defineResource({
@@ -34,12 +35,15 @@ export const categorias = defineResource({
     // Movies, works and events restrict the delete of a category they use (foreign keys).
     remove: async (id) => (await db.deleteFrom('categorias').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n,
     stillUsed: async (id) => {
-      const counts = await Promise.all(
-        (['peliculas', 'obras', 'eventos_urbanos'] as const).map((table) =>
-          db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('categoria_id', '=', id).executeTakeFirstOrThrow(),
-        ),
+      const { nombre } = await db.selectFrom('categorias').select('nombre').where('id', '=', id).executeTakeFirstOrThrow();
+      const users = [['peliculas', 'peliculas'], ['obras', 'Obras'], ['eventos_urbanos', 'eventosUrbanos']] as const;
+      const uses = await Promise.all(
+        users.map(async ([table, name]): Promise<[readonly [string, string], number]> => {
+          const { n } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('categoria_id', '=', id).executeTakeFirstOrThrow();
+          return [labelsOfResource(name), Number(n)];
+        }),
       );
-      return messages.categoryInUse(id, counts.reduce((sum, { n }) => sum + Number(n), 0));
+      return messages.categoryInUse(nombre, uses);
     },
   }),
 });

@@ -24,6 +24,8 @@ export interface ImportOptions {
   dryRun: boolean;
   /** Who imports, for the change log: a write key's name, the command line's --quien. */
   quien: Quien;
+  /** The city's zone (`TIMEZONE`): a date-time with an offset is stored as its wall clock there. */
+  timeZone: string;
 }
 
 /**
@@ -165,7 +167,7 @@ class Importer {
   /** The record as the API's own rules make it (trimmed, integers from digits…), or its problems. */
   private validated(resource: AnyResource, record: Record<string, unknown>, problems: Problem[], unresolved: Set<string>) {
     try {
-      return validated<Record<string, unknown>>(resource.schemas.restore, record);
+      return validated<Record<string, unknown>>(resource.schemas.restore, record, this.options.timeZone);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       problems.push(...error.problems.filter((p) => p.field === undefined || !unresolved.has(p.field)));

@@ -145,6 +145,30 @@ describe(`undoing a change (${backend})`, () => {
       assertError(await call(app, 'GET', `/categorias/Comedia`), 404, { details: /Comedia/ });
     }));
 
+  it('when a change is undone a second time, then 409 says it was already undone and by which change, and nothing is stored; once that undo is undone, it can be undone again', () =>
+    withKeys(async (app) => {
+      const { pelicula } = await catalogue(app);
+      await ok(app, 'PATCH', `/peliculas/${pelicula.id}`, { duracion: 140 });
+      const [undo] = (await ok(app, 'POST', '/cambios/5/deshacer')) as unknown as Json[];
+      const before = await state(app);
+      assertError(await call(app, 'POST', '/cambios/5/deshacer'), 409, { details: `El cambio 5 ya fue deshecho por el cambio ${String(undo?.id)}; no se puede deshacer otra vez.` });
+      assert.deepEqual(await state(app), before);
+
+      // A deletion undone twice: the record's key is taken by its own restoration.
+      await ok(app, 'DELETE', '/artistas/30111222');
+      const [deleted] = (await ok(app, 'GET', '/cambios?recurso=artistas&operacion=baja')) as unknown as Json[];
+      const [restored] = (await ok(app, 'POST', `/cambios/${String(deleted?.id)}/deshacer`)) as unknown as Json[];
+      assertError(await call(app, 'POST', `/cambios/${String(deleted?.id)}/deshacer`), 409, {
+        details: `El cambio ${String(deleted?.id)} ya fue deshecho por el cambio ${String(restored?.id)}; no se puede deshacer otra vez.`,
+      });
+
+      // Undoing the undo puts the movie back as change 5 left it: change 5 can be undone again.
+      await ok(app, 'POST', `/cambios/${String(undo?.id)}/deshacer`);
+      const [again] = (await ok(app, 'POST', '/cambios/5/deshacer')) as unknown as Json[];
+      assert.deepEqual([again?.deshace, again?.campos], [5, ['duracion']]);
+      assert.equal((await ok(app, 'GET', `/peliculas/Roma`)).duracion, 135);
+    }));
+
   it('when the record changed since, its key is taken, or the store refuses, then 409 says why and nothing is stored', () =>
     withKeys(async (app) => {
       const { pelicula, categoria } = await catalogue(app);
@@ -154,7 +178,7 @@ describe(`undoing a change (${backend})`, () => {
       assertError(await call(app, 'POST', '/cambios/5/deshacer'), 409, { details: 'La película con id: 1 cambió después del cambio 5; no se puede deshacer.' });
       // The category is in use: undoing its creation would delete it.
       assertError(await call(app, 'POST', '/cambios/1/deshacer'), 409, {
-        details: `No se puede deshacer el cambio 1: No se puede eliminar la categoría con el id: ${categoria.id} porque la usan 1 registro (películas, obras o eventos).`,
+        details: `No se puede deshacer el cambio 1: La categoría "${String(categoria.nombre)}" está en uso por 1 película; no se puede eliminar.`,
       });
       assertError(await call(app, 'POST', '/cambios/99/deshacer'), 404, { details: 'No se encontró el cambio con id: 99' });
       assert.deepEqual(await state(app), before);

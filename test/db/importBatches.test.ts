@@ -38,7 +38,7 @@ async function withStore(test: (db: Db) => Promise<void>): Promise<void> {
   }
 }
 
-const importFile = (db: Db, file: string) => importCatalogue(db, readImport([file]), { onConflict: 'error', dryRun: false, quien: 'ana' });
+const importFile = (db: Db, file: string) => importCatalogue(db, readImport([file]), { onConflict: 'error', dryRun: false, quien: 'ana', timeZone: 'UTC' });
 
 /** A trigger that refuses one title as the store refuses a broken reference, which no check before the insert foresees. */
 async function refuseTitle(db: Db, titulo: string): Promise<void> {

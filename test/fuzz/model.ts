@@ -26,7 +26,7 @@ export function accepted(field: Field, value: unknown): string | number | undefi
       return length >= 1 && length <= field.maxLength && storable(text) && !field.forbidden.includes(text) ? text : undefined;
     }
     case 'fecha':
-      return typeof value === 'string' ? canonicalFecha(value.trim()) : undefined;
+      return typeof value === 'string' ? canonicalFecha(value.trim(), 'UTC') : undefined;
     case 'enum':
       return typeof value === 'string' && field.values.includes(value) ? value : undefined;
   }

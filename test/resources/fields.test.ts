@@ -159,7 +159,7 @@ async function updateBody(app: FastifyInstance, s: Scenario, o: Json = {}): Prom
 /** The record a valid body is answered as: event dates in their canonical form. */
 function answered(body: Json, key: Json): Json {
   const record = { ...body, ...key };
-  if (typeof record.fecha === 'string') record.fecha = canonicalFecha(record.fecha);
+  if (typeof record.fecha === 'string') record.fecha = canonicalFecha(record.fecha, 'UTC');
   return record;
 }
 
@@ -745,7 +745,7 @@ describe('field rules', () => {
     ];
     for (const [value, expected] of cases) {
       it(`when canonicalFecha is given '${value}', then it answers ${expected === undefined ? 'undefined' : `'${expected}'`}`, () => {
-        assert.equal(canonicalFecha(value), expected);
+        assert.equal(canonicalFecha(value, 'UTC'), expected);
       });
     }
   });

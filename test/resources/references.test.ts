@@ -309,11 +309,14 @@ describe('deleting a category', () => {
   });
   after(() => app.close());
 
-  test('when a movie, a work and an event use a category, then deleting it is refused with the count and nothing is deleted', async () => {
+  test('when movies, a work and events use a category, then deleting it is refused naming the category and what uses it, and nothing is deleted', async () => {
     const categoria = await createCategoria(app);
     const items = [
       ['/peliculas', await createPelicula(app, { categoria_id: categoria.id })],
+      ['/peliculas', await createPelicula(app, { categoria_id: categoria.id })],
+      ['/peliculas', await createPelicula(app, { categoria_id: categoria.id })],
       ['/Obras', await createObra(app, { categoria_id: categoria.id })],
+      ['/eventosUrbanos', await createEventoUrbano(app, { categoria_id: categoria.id })],
       ['/eventosUrbanos', await createEventoUrbano(app, { categoria_id: categoria.id })],
     ] as const;
     const path = `/categorias/${categoria.id}`;
@@ -321,7 +324,7 @@ describe('deleting a category', () => {
     const res = await send(app, 'DELETE', path);
 
     assertError(res, 400, {
-      details: `No se puede eliminar la categoría con el id: ${categoria.id} porque la usan 3 registros (películas, obras o eventos).`,
+      details: `La categoría "${categoria.nombre}" está en uso por 3 películas, 1 obra y 2 eventos urbanos; no se puede eliminar.`,
       moreInfo: `No se pudo eliminar la categoria error en: ${path}`,
     });
     assert.deepEqual((await list(app, '/categorias')).find((c) => c.id === categoria.id), categoria);
@@ -332,7 +335,7 @@ describe('deleting a category', () => {
     }
   });
 
-  test('when one work uses a category, then the refusal says one record uses it', async () => {
+  test('when one work uses a category, then the refusal says one work uses it', async () => {
     const categoria = await createCategoria(app);
     const obra = await createObra(app, { categoria_id: categoria.id });
     const path = `/categorias/${categoria.id}`;
@@ -340,7 +343,7 @@ describe('deleting a category', () => {
     const res = await send(app, 'DELETE', path);
 
     assertError(res, 400, {
-      details: `No se puede eliminar la categoría con el id: ${categoria.id} porque la usan 1 registro (películas, obras o eventos).`,
+      details: `La categoría "${categoria.nombre}" está en uso por 1 obra; no se puede eliminar.`,
       moreInfo: `No se pudo eliminar la categoria error en: ${path}`,
     });
     assert.deepEqual((await list(app, '/categorias')).find((c) => c.id === categoria.id), categoria);

@@ -12,16 +12,28 @@ import { cartelera } from '../cli/cli.js';
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-sqlite-command-'));
 
 describe('cartelera on SQLite files', () => {
-  it('when DATABASE_URL names a SQLite file that does not exist, then import, export, copy and check refuse, create nothing, and say how to make it', async () => {
+  it('when DATABASE_URL names a SQLite file that does not exist, then import, export, copy, check and migrate --status refuse, create nothing, and say how to make it with an option they take', async () => {
     const typo = join(dir, 'catalgo.sqlite');
     const url = `sqlite:${typo}`;
-    for (const args of [['import', join(dir, 'x.json')], ['export'], ['copy', '--to', `sqlite:${join(dir, 'otra.sqlite')}`], ['check']]) {
+    const missing = `cartelera: store sqlite:${typo} does not exist (a mistyped DATABASE_URL?); `;
+    const runs: [string[], string][] = [
+      [['import', join(dir, 'x.json')], 'pass --create to make it'],
+      ...[['export'], ['copy', '--to', `sqlite:${join(dir, 'otra.sqlite')}`], ['check'], ['migrate', '--status']].map(
+        (args): [string[], string] => [args, 'name one that exists, or make it with cartelera migrate (or import --create)'],
+      ),
+    ];
+    for (const [args, remedy] of runs) {
       const run = await cartelera(args, url);
       assert.equal(run.code, 1, `${args[0]}: ${run.stderr}`);
-      assert.equal(run.stderr, `cartelera: store sqlite:${typo} does not exist (a mistyped DATABASE_URL?); pass --create to make it\n`, args[0]);
+      assert.equal(run.stderr, `${missing}${remedy}\n`, args[0]);
       assert.ok(!existsSync(typo), `${args[0]} made no file`);
     }
-    const created = await cartelera(['import', '--create', '--dry-run', join(dir, 'x.json')], url);
+    // What the sentences offer exists: check takes no --create, migrate makes the store.
+    assert.equal((await cartelera(['check', '--create'], url)).code, 2);
+    const migrated = await cartelera(['migrate'], url);
+    assert.equal(migrated.code, 0, migrated.stderr);
+    assert.equal((await cartelera(['check'], url)).code, 0);
+    const created = await cartelera(['import', '--create', '--dry-run', join(dir, 'x.json')], `sqlite:${join(dir, 'otro.sqlite')}`);
     assert.equal(created.code, 2);
     assert.match(created.stderr, /x\.json: no such file or folder/);
   });

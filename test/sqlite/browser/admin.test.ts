@@ -210,7 +210,7 @@ describe('the admin at /admin/', () => {
     await input(page, 'nombre').and(page.locator('[value="Documental"]')).waitFor();
     await page.getByRole('button', { name: 'Eliminar' }).click();
     await page.getByRole('button', { name: 'Confirmar' }).click();
-    const sentence = `No se puede eliminar la categoría con el id: ${categoria.id} porque la usan 1 registro (películas, obras o eventos).`;
+    const sentence = 'La categoría "Documental" está en uso por 1 película; no se puede eliminar.';
     await page.getByText(sentence).waitFor();
     await screenshot(page, 'categoria-en-uso');
     assert.deepEqual(await service.api.list(`/categorias?id=${categoria.id}`), [categoria]);

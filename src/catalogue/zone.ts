@@ -1,0 +1,49 @@
+/**
+ * The city's time zone (`TIMEZONE`, an IANA zone): what a date-time sent with an offset is
+ * turned into, and what the calendars say of their wall clocks. Read from the platform's own
+ * time zone data (Intl), so daylight saving follows it without a table of ours.
+ */
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function formatFor(zone: string): Intl.DateTimeFormat {
+  let format = formats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone, hourCycle: 'h23', era: 'short',
+      year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    formats.set(zone, format);
+  }
+  return format;
+}
+
+/**
+ * `name` when it is an IANA zone the platform knows, `UTC` for any name of UTC (`Etc/UTC`, `GMT`),
+ * or undefined. Other names stay as given: calendars name the zone as the setting does.
+ */
+export function timeZoneNamed(name: string): string | undefined {
+  // Intl also takes fixed offsets (`+01:00`), which are no city's zone.
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone === 'UTC' ? 'UTC' : name;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The zone's offset from UTC at the instant `ms` (milliseconds since the epoch), in seconds. */
+export function offsetAt(zone: string, ms: number): number {
+  const whole = Math.floor(ms / 1000) * 1000;
+  const parts = Object.fromEntries(formatFor(zone).formatToParts(new Date(whole)).map((p) => [p.type, p.value]));
+  const year = parts.era === 'BC' ? 1 - Number(parts.year) : Number(parts.year);
+  const wall = new Date(0);
+  wall.setUTCFullYear(year, Number(parts.month) - 1, Number(parts.day));
+  wall.setUTCHours(Number(parts.hour), Number(parts.minute), Number(parts.second), 0);
+  return Math.round((wall.getTime() - whole) / 1000);
+}
+
+/** The wall clock in `zone` at the instant `ms`, as milliseconds whose UTC fields hold it. */
+export function wallClockAt(zone: string, ms: number): number {
+  return zone === 'UTC' ? ms : ms + offsetAt(zone, ms) * 1000;
+}
