@@ -139,6 +139,9 @@ describe('the admin at /admin/', () => {
     await screenshot(page, 'pelicula-crear');
     await save(page);
     await page.waitForURL(/#\/peliculas\/\d+\/show$/);
+    // Nobody takes part yet, and the page says so of people.
+    await page.locator('#main-content').getByText('Nadie participa todavía.', { exact: true }).waitFor();
+    assert.equal(await page.getByText('No se encontraron').count(), 0);
     const [pelicula] = await service.api.list('/peliculas?titulo=Relatos%20salvajes');
     assert.deepEqual({ ...pelicula, id: 0 }, { id: 0, titulo: 'Relatos salvajes', sipnosis: 'Seis relatos de venganza.', duracion: 122, categoria_id: categoria.id });
 
@@ -150,6 +153,7 @@ describe('the admin at /admin/', () => {
     await input(page, 'descripcion').fill('Actriz argentina.');
     await save(page);
     await page.waitForURL(/#\/artistas\/27111222\/show$/);
+    await page.locator('#main-content').getByText('Todavía no participó en nada.', { exact: true }).waitFor();
     assert.deepEqual(await service.api.list('/artistas?dni=27111222'), [
       { dni: 27111222, nombre: 'Érica', apellido: 'Rivas', tipo: 'actriz', descripcion: 'Actriz argentina.' },
     ]);
@@ -748,6 +752,14 @@ describe('the admin\'s history, trash and recent changes', () => {
     await row.getByRole('link', { name: 'Ya restaurado: ver' }).waitFor();
     assert.deepEqual(await service.api.list(`/peliculas?id=${pelicula.id}`), [pelicula]);
     assert.deepEqual(await service.api.list('/participaciones'), participaciones);
+
+    // A record that took no participations with it: its message speaks of it alone.
+    const sinUso = await service.api.create('/categorias', { nombre: 'Sin uso' });
+    await service.api.call('DELETE', `/categorias/${sinUso.id}`);
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'Sin uso' }).getByRole('button', { name: 'Restaurar' }).click();
+    await page.getByText('Se restauró «Sin uso».', { exact: true }).waitFor();
+    assert.deepEqual(await service.api.list(`/categorias?id=${sinUso.id}`), [sinUso]);
     await s.close();
   });
 
