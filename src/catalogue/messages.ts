@@ -37,6 +37,10 @@ export const messages = {
   brokenReference: 'El registro hace referencia a otro que no existe.',
   /** An import naming a record by its lookup value (`"categoria": "Drama"`) that no record has. */
   missingByLookup: (n: Nouns, value: unknown) => `No existe ${n.the} con ${n.lookupBy}: ${value}.`,
+  /** An import naming a record by what people call it (an artist's name) that no record is called. */
+  missingByName: (n: Nouns, value: unknown) => `No existe ${n.the} con el nombre: ${value}.`,
+  ambiguousByName: (n: Nouns, value: unknown, candidates: readonly string[]) =>
+    `Hay más de ${n.a} con el nombre: ${value} (${candidates.join('; ')}); escriba el que corresponde tal como se muestra.`,
   /** An import restoring a record under an id another record holds. */
   idTaken: (n: Nouns, id: unknown) => `Ya existe ${n.a} con id: ${id}, por favor, intente con otro distinto`,
   keyMismatch: (field: string, body: unknown, path: unknown) =>

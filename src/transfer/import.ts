@@ -1,3 +1,4 @@
+import { valueLabels } from '../catalogue/labels.js';
 import { messages } from '../catalogue/messages.js';
 import { normalizeKey } from '../catalogue/keys.js';
 import { Refusal, type Problem } from '../catalogue/refusal.js';
@@ -54,6 +55,11 @@ interface Known {
   fromFile: Map<number, number>;
   /** Unique keys the file has given so far, and where each first came. */
   inFile: Map<string, Place>;
+  /** Keys the file has given so far, and where each first came. */
+  keysInFile: Map<number, Place>;
+  /** What people call a record (resource.knownAs: an artist's name), normalized → the records so called: key → as a sheet shows it. */
+  byName?: Map<string, Map<number, string>>;
+  resource: AnyResource;
   /** Whether a record kept its id (a restore): its sequence must then move past it. */
   restored: boolean;
   /** The highest key seen: records a check-only run does not store stand in with keys past it. */
@@ -130,7 +136,9 @@ class Importer {
     // The API ignores fields it does not know; an import says so instead of dropping them.
     const names = namesOf(resource);
     for (const field of Object.keys(raw).filter((name) => !names.includes(name))) problems.push({ field, sentence: messages.unknownField(field, names) });
-    const { record, unresolved } = await this.resolveLookups(resource, raw, problems);
+    const named: Problem[] = [];
+    const { record, unresolved } = await this.resolveLookups(resource, raw, named);
+    problems.push(...named.map((problem) => withGiven(problem, given)));
     // A reference named by a lookup value that names nothing is reported once, by the name given.
     const invalid: Problem[] = [];
     const value = this.validated(resource, record, invalid, unresolved);
@@ -161,12 +169,17 @@ class Importer {
     }
   }
 
-  /** `"categoria": "Drama"` → `"categoria_id": <its id>`, the file's records first, then the store's. */
+  /**
+   * `"categoria": "Drama"` → `"categoria_id": <its id>`, the file's records first, then the store's;
+   * an artist by its DNI, or by its name as a sheet shows it. A coded value may come as its label
+   * (`Película` for `pelicula`).
+   */
   private async resolveLookups(resource: AnyResource, raw: Record<string, unknown>, problems: Problem[]) {
     const unresolved = new Set<string>();
     const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup !== undefined && r.byLookup in raw ? [r.byLookup] : []));
-    if (aliases.length === 0) return { record: raw, unresolved };
-    const record = Object.fromEntries(Object.entries(raw).filter(([name]) => !aliases.includes(name)));
+    const record = Object.fromEntries(
+      Object.entries(raw).filter(([name]) => !aliases.includes(name)).map(([name, value]) => [name, typeof value === 'string' ? codedValue(name, value) : value]),
+    );
     for (const [field, reference] of Object.entries(resource.references ?? {})) {
       const alias = reference.byLookup;
       if (alias === undefined || !(alias in raw) || field in record) continue;
@@ -174,11 +187,17 @@ class Importer {
       const target = reference.to(record);
       if (!target) continue; // validation names the tipo_evento at fault
       const known = this.known.get(target) ?? (await this.knownOf(target));
-      const key = typeof value === 'string' ? known.byUnique.get(normalizeKey(value)) : undefined;
-      if (key === undefined) {
-        problems.push({ field: alias, sentence: messages.missingByLookup(target.nouns, value) });
-        unresolved.add(field);
-      } else record[field] = key;
+      const named = typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+      const key = named === undefined ? undefined : known.byUnique.get(normalizeKey(named));
+      const called = named === undefined || key !== undefined ? [] : [...(known.byName?.get(normalizeKey(named)) ?? [])];
+      if (key !== undefined || called.length === 1) {
+        record[field] = key ?? called[0]?.[0];
+        continue;
+      }
+      unresolved.add(field);
+      if (called.length > 1) problems.push({ field: alias, sentence: messages.ambiguousByName(target.nouns, value, called.map(([, shown]) => shown)) });
+      else if (target.knownAs && named !== undefined && !/^\d+$/.test(named.trim())) problems.push({ field: alias, sentence: messages.missingByName(target.nouns, value) });
+      else problems.push({ field: alias, sentence: messages.missingByLookup(target.nouns, value) });
     }
     return { record, unresolved };
   }
@@ -206,39 +225,64 @@ class Importer {
     const first = known.inFile.get(unique);
     if (first) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), first, place) });
     known.inFile.set(unique, place);
+    const firstWithKey = fileKey === undefined ? undefined : known.keysInFile.get(fileKey);
+    if (firstWithKey) return void problems.push({ field: keyName, sentence: repeated(`${keyName} ${fileKey}`, firstWithKey, place) });
+    if (fileKey !== undefined) known.keysInFile.set(fileKey, place);
 
-    const existing = known.byUnique.get(unique);
+    // A row that carries its key is that record, whatever its title says; one without is matched by its title or name.
+    const holder = known.byUnique.get(unique);
+    const existing = fileKey === undefined ? holder : known.keys.has(fileKey) ? fileKey : undefined;
+    // A title or name is one record's: another's is refused, as the API refuses it.
+    if (holder !== undefined && holder !== existing) return void duplicate();
     if (existing !== undefined) {
-      if (this.options.onConflict === 'error') return void duplicate();
+      if (this.options.onConflict === 'error') {
+        return void (holder === existing ? duplicate() : problems.push({ field: keyName, sentence: messages.idTaken(resource.nouns, existing) }));
+      }
       if (fileKey !== undefined) known.fromFile.set(fileKey, existing);
       if (this.options.onConflict === 'skip') return void counts.skipped++;
+      const stored = await resource.queries(this.db).get(existing);
+      const replacement = { ...keptLineEndings(resource, stored, value), [keyName]: existing };
       // A record the file gives as it is stored is left alone: "updated" counts real changes only.
-      if (await this.unchanged(resource, existing, value)) return void counts.skipped++;
+      if (stored && changesNothing(resource, stored, replacement)) return void counts.skipped++;
       await this.storeHeld();
-      if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, { ...value, [keyName]: existing }, this.context));
+      if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, replacement, this.context));
+      // Its new title or name is the record's from here on.
+      if (stored) this.forget(known, stored);
+      this.know(known, unique, existing, replacement);
       counts.updated++;
       return;
-    }
-    if (fileKey !== undefined && known.keys.has(fileKey)) {
-      return void problems.push({ field: keyName, sentence: messages.idTaken(resource.nouns, fileKey) });
     }
     if (fileKey !== undefined) {
       known.fromFile.set(fileKey, fileKey);
       known.restored = true;
     }
     counts.created++;
-    if (!this.storing) return void this.know(known, unique, fileKey ?? standIn(known, unique));
+    if (!this.storing) return void this.know(known, unique, fileKey ?? standIn(known, unique), value);
     // A key the file gives is known now; one the store hands out, once the record is stored.
-    if (fileKey !== undefined) this.know(known, unique, fileKey);
+    if (fileKey !== undefined) this.know(known, unique, fileKey, value);
     this.held ??= { resource, records: [] };
     this.held.records.push({ value, place, unique });
     if (this.held.records.length >= HOLD) await this.storeHeld();
   }
 
-  private know(known: Known, unique: string, key: number): void {
+  private know(known: Known, unique: string, key: number, record: Record<string, unknown>): void {
     known.highest = Math.max(known.highest, key);
     known.keys.add(key);
     known.byUnique.set(unique, key);
+    if (!known.byName) return;
+    const withKey = { ...record, [known.resource.key.name]: key };
+    for (const name of known.resource.knownAs?.(withKey) ?? []) {
+      const called = known.byName.get(normalizeKey(name)) ?? new Map<number, string>();
+      known.byName.set(normalizeKey(name), called.set(key, known.resource.shownAs(withKey)));
+    }
+  }
+
+  /** A record's title, name and what people call it, once it has others. */
+  private forget(known: Known, record: Record<string, unknown>): void {
+    const key = record[known.resource.key.name] as number;
+    const unique = uniqueKeyOf(known.resource, record);
+    if (known.byUnique.get(unique) === key) known.byUnique.delete(unique);
+    for (const name of known.byName ? (known.resource.knownAs?.(record) ?? []) : []) known.byName?.get(normalizeKey(name))?.delete(key);
   }
 
   /**
@@ -251,7 +295,7 @@ class Importer {
     if (!held) return;
     const { resource, records } = held;
     const known = this.known.get(resource) ?? (await this.knownOf(resource));
-    if (!this.storing) return records.forEach(({ unique }) => this.know(known, unique, standIn(known, unique)));
+    if (!this.storing) return records.forEach(({ value, unique }) => this.know(known, unique, standIn(known, unique), value));
     let stored: Record<string, unknown>[];
     try {
       stored = await inSavepoint(this.db, () => resource.createMany(this.db, records.map(({ value }) => value)));
@@ -261,7 +305,7 @@ class Importer {
         const problems: Problem[] = [];
         const created = this.storing ? await this.write(problems, () => createRecord(this.db, resource, value, this.context)) : undefined;
         for (const problem of problems) this.result.problems.push({ ...problem, place, resource: resource.name });
-        this.know(known, unique, created ? (created[resource.key.name] as number) : standIn(known, unique));
+        this.know(known, unique, created ? (created[resource.key.name] as number) : standIn(known, unique), value);
       }
       return;
     }
@@ -272,14 +316,8 @@ class Importer {
     for (const { value, unique } of records) {
       const row = value[keyName] === undefined ? byUnique?.get(unique) : byKey.get(value[keyName]);
       if (!row) throw new Error(`the store answered no row for ${resource.name} ${unique}`);
-      this.know(known, unique, await recordCreated(this.db, resource, row, this.context));
+      this.know(known, unique, await recordCreated(this.db, resource, row, this.context), value);
     }
-  }
-
-  /** Whether replacing the stored record `key` with `value` would change none of its fields. */
-  private async unchanged(resource: AnyResource, key: number, value: Record<string, unknown>): Promise<boolean> {
-    const stored = await resource.queries(this.db).get(key);
-    return stored !== undefined && changesNothing(resource, stored, { ...value, [resource.key.name]: key });
   }
 
   /** A write the checks above let through that the store refuses all the same: its sentence. */
@@ -297,19 +335,35 @@ class Importer {
   private async knownOf(resource: AnyResource): Promise<Known> {
     let known = this.known.get(resource);
     if (!known) {
-      known = { byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Map(), restored: false, highest: 0 };
+      known = { resource, byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Map(), keysInFile: new Map(), restored: false, highest: 0 };
+      if (resource.knownAs) known.byName = new Map();
       for await (const rows of allRows(this.db, resource.table, resource.key.name)) {
-        for (const row of rows) {
-          const key = row[resource.key.name] as number;
-          known.keys.add(key);
-          known.highest = Math.max(known.highest, key);
-          known.byUnique.set(uniqueKeyOf(resource, row), key);
-        }
+        for (const row of rows) this.know(known, uniqueKeyOf(resource, row), row[resource.key.name] as number, row);
       }
       this.known.set(resource, known);
     }
     return known;
   }
+}
+
+/** A coded value given as its label (`Película`), as the code the API takes (`pelicula`); anything else as it is. */
+function codedValue(field: string, value: string): string {
+  const labels = Object.entries((valueLabels as Record<string, Record<string, string>>)[field] ?? {});
+  return labels.find(([, label]) => normalizeKey(label) === normalizeKey(value))?.[0] ?? value;
+}
+
+/**
+ * The record to store in place of `stored`, its texts that differ only in line endings (`\r\n`,
+ * `\r`, `\n`: what a spreadsheet program's saving changes) kept as they are stored.
+ */
+function keptLineEndings(resource: AnyResource, stored: Record<string, unknown> | undefined, value: Record<string, unknown>): Record<string, unknown> {
+  if (!stored) return value;
+  const lines = (text: string) => text.replace(/\r\n?/g, '\n');
+  const kept = resource.keyFields.filter((field) => {
+    const [given, current] = [value[field], stored[field]];
+    return typeof given === 'string' && typeof current === 'string' && given !== current && lines(given) === lines(current);
+  });
+  return { ...value, ...Object.fromEntries(kept.map((field) => [field, stored[field]])) };
 }
 
 /**

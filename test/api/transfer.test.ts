@@ -10,21 +10,9 @@ import readXlsxFile from 'read-excel-file/node';
 import { assertError, buildTestApp, createCategoria, createPelicula, withApp, type Json } from '../helpers.js';
 import { root } from '../service.js';
 import { backend } from '../stores.js';
+import { importar, upload } from './uploads.js';
 
 const fixture = (name: string) => readFileSync(join(root, 'test', 'fixtures', 'spreadsheets', name));
-
-/** A multipart upload as a browser's FormData sends it: each file in an `archivo` part unless named. */
-async function upload(files: { name: string; bytes: Buffer | string; part?: string }[]) {
-  const form = new FormData();
-  for (const f of files) form.append(f.part ?? 'archivo', new Blob([f.bytes]), f.name);
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return { headers: { 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) };
-}
-
-async function importar(app: FastifyInstance, query: string, files: Parameters<typeof upload>[0], headers: Record<string, string> = {}) {
-  const body = await upload(files);
-  return app.inject({ method: 'POST', url: `/importar${query}`, headers: { ...body.headers, ...headers }, payload: body.payload });
-}
 
 const titles = async (app: FastifyInstance, path: string) => (await app.inject({ method: 'GET', url: path })).json<Json[]>().map((r) => r.titulo ?? r.nombre);
 
