@@ -666,7 +666,7 @@ describe('the admin\'s import and export', () => {
       const report = page.getByTestId('informe');
       await report.getByText('1 problema: no se guardó nada.', { exact: false }).waitFor();
       const problem = report.getByLabel('Problema');
-      assert.match(await problem.innerText(), /programa\.xlsx[\s\S]*no es un libro/);
+      assert.match(await problem.innerText(), /programa\.xlsx[\s\S]*no es un libro \.xlsx válido\./i);
       await screenshot(page, `importar-archivo-ilegible-${width}`);
       await fits(page, `importar-archivo-ilegible-${width}`, width);
 

@@ -1,4 +1,4 @@
-import { canonicalFecha } from '../../../src/catalogue/fecha';
+import { canonicalFecha } from '../../../src/catalogue/fecha.js';
 
 /**
  * `fecha` is the event's wall-clock time written in UTC notation (`2026-11-14T20:30:00.000+00:00`

@@ -119,6 +119,7 @@ export const spanishMessages: TranslationMessages = {
       checkedOk: 'Sin problemas. Esto es lo que se guardaría (todavía no se guardó nada):',
       stored: 'Se guardó todo. Esto es lo que se guardó:',
       problems: '%{smart_count} problema: no se guardó nada. Corríjalo en el archivo y vuelva a intentarlo. |||| %{smart_count} problemas: no se guardó nada. Corríjalos en el archivo y vuelva a intentarlo.',
+      unlisted: 'Se listan los primeros %{listed}.',
       notices: 'Avisos',
       columns: { file: 'Archivo', sheet: 'Hoja', row: 'Fila', field: 'Columna', value: 'Valor', sentence: 'Problema', resource: 'Recurso', created: 'Nuevos', updated: 'Actualizados', unchanged: 'Sin cambios' },
       exportTitle: 'Exportar',

@@ -25,7 +25,12 @@ type Problem = ImportReport['problemas'][number] & {
   /** The column's label as the sheet heads it. */
   columna?: string;
 };
-type Report = Omit<ImportReport, 'problemas'> & { problemas: Problem[] };
+type Report = Omit<ImportReport, 'problemas' | 'avisos'> & {
+  problemas: Problem[];
+  /** Problems past those listed: counted, not listed. */
+  problemas_sin_listar?: number;
+  avisos: { archivo: string; hoja?: string; aviso: string }[];
+};
 type Outcome = { checked: boolean; report: Report };
 
 /** "1,4 MB": a file's size as staff read it. */
@@ -139,19 +144,21 @@ const ReportView = ({ outcome: { checked, report }, t }: { outcome: Outcome; t: 
   const label = (p: Problem) => p.columna ?? (p.recurso && p.campo ? translate(`resources.${p.recurso}.fields.${p.campo}`, { _: p.campo }) : (p.campo ?? ''));
   const resourceName = (resource: string) => translate(`resources.${resource}.name`, { smart_count: 2, _: resource });
   const c = (key: string) => t(`columns.${key}`);
+  const unlisted = report.problemas_sin_listar ?? 0;
   return (
     <Box sx={{ mt: 3 }} data-testid="informe">
       {report.avisos.length > 0 && (
         <Alert severity="info" sx={{ mb: 2 }} aria-label={t('notices')}>
           {report.avisos.map((a, i) => (
-            <div key={i}>{`${a.archivo}: ${a.aviso}`}</div>
+            <div key={i}>{`${[a.archivo, a.hoja].filter(Boolean).join(', ')}: ${a.aviso}`}</div>
           ))}
         </Alert>
       )}
       {report.problemas.length > 0 ? (
         <>
           <Alert severity="error" sx={{ mb: 2 }}>
-            {t('problems', { smart_count: report.problemas.length })}
+            {t('problems', { smart_count: report.problemas.length + unlisted })}
+            {unlisted > 0 && ` ${t('unlisted', { smart_count: unlisted, listed: report.problemas.length })}`}
           </Alert>
           <Rows<Problem>
             label={c('sentence')}
