@@ -17,8 +17,8 @@ interface Props<T> {
 
 /**
  * Rows of the admin's own pages (changes, the trash, an import's report): a table on wide screens;
- * on a phone, one block per row with each value under its heading, so nothing is wider than the
- * screen and every button is within reach.
+ * on a phone, one block per row with each value under its heading (empty ones left out), so nothing
+ * is wider than the screen and every button is within reach.
  */
 export function Rows<T>({ label, columns, rows, rowKey }: Props<T>) {
   const small = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
@@ -28,18 +28,23 @@ export function Rows<T>({ label, columns, rows, rowKey }: Props<T>) {
         {rows.map((row) => (
           <Box component="li" key={rowKey(row)} sx={{ py: 1.5, borderBottom: 1, borderColor: 'divider', overflowWrap: 'anywhere' }}>
             <Stack spacing={0.5}>
-              {columns.map(({ title, cell }, i) => (
-                <Box key={`${i}-${title}`}>
-                  {title && (
-                    <Typography variant="caption" color="text.secondary" component="div">
-                      {title}
+              {columns.map(({ title, cell }, i) => {
+                const value = cell(row);
+                // A heading over nothing (a file's problem has no row) would only lengthen the page.
+                if (value === undefined || value === null || value === false || value === '') return null;
+                return (
+                  <Box key={`${i}-${title}`}>
+                    {title && (
+                      <Typography variant="caption" color="text.secondary" component="div">
+                        {title}
+                      </Typography>
+                    )}
+                    <Typography variant="body2" component="div">
+                      {value}
                     </Typography>
-                  )}
-                  <Typography variant="body2" component="div">
-                    {cell(row)}
-                  </Typography>
-                </Box>
-              ))}
+                  </Box>
+                );
+              })}
             </Stack>
           </Box>
         ))}
