@@ -158,7 +158,7 @@ const ReportView = ({ outcome: { checked, report }, t }: { outcome: Outcome; t: 
         <>
           <Alert severity="error" sx={{ mb: 2 }}>
             {t('problems', { smart_count: report.problemas.length + unlisted })}
-            {unlisted > 0 && ` ${t('unlisted', { smart_count: unlisted, listed: report.problemas.length })}`}
+            {unlisted > 0 && ` ${t('unlisted', { listed: report.problemas.length.toLocaleString('es-AR') })}`}
           </Alert>
           <Rows<Problem>
             label={c('sentence')}
