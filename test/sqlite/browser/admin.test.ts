@@ -657,7 +657,7 @@ describe('the admin\'s import and export', () => {
   it('when a file cannot be read at all, then its problem is in the page\'s report and stays there until the next check replaces the report whole', TIMEOUT, async () => {
     for (const width of [1280, 360]) {
       const stored = await service.api.list('/categorias');
-      const s = await session({ width, refusals: [400] });
+      const s = await session({ width, refusals: [400, 0] });
       const page = await s.open();
       await page.goto(`${service.base}/admin/#/importar`);
       // A PDF saved under a workbook's name.
@@ -681,6 +681,13 @@ describe('the admin\'s import and export', () => {
       await report.getByText('Sin problemas.', { exact: false }).waitFor();
       assert.equal(await report.getByText('programa.xlsx').count(), 0);
       assert.deepEqual(await service.api.list('/categorias'), stored, 'a check stores nothing');
+
+      // The service out of reach is the report's problem too, not a notification that goes.
+      await page.route('**/importar?*', (route) => route.abort('connectionrefused'));
+      await page.getByRole('button', { name: 'Comprobar' }).click();
+      await report.getByText('No se pudo contactar con el servicio. Compruebe la conexión e inténtelo de nuevo.').waitFor();
+      assert.match(await problem.innerText(), /catalogo\.xlsx/);
+      await page.unroute('**/importar?*');
       await s.close();
     }
   });

@@ -124,7 +124,6 @@ export async function openPage(browser: Browser, options: PageOptions = {}): Pro
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     locale: options.locale ?? 'es-AR',
     timezoneId: options.timezoneId,
-    acceptDownloads: true,
   });
   const page = await context.newPage();
   const problems: string[] = [];
