@@ -23,7 +23,10 @@ export const FechaInput = ({ source, time = true, alwaysOn: _ }: Props) => {
     if (fecha === undefined) return text;
     return time ? fecha : fecha.slice(0, 10);
   };
-  const shown = (value: unknown) => (typeof value === 'string' && PLAIN_DATE.test(value) ? fechaText(`${value}T00:00:00.000Z`) : isFecha(value) ? fechaText(value) : String(value ?? ''));
+  const shown = (value: unknown): string => {
+    if (typeof value === 'string' && PLAIN_DATE.test(value)) return fechaText(`${value}T00:00:00.000Z`);
+    return isFecha(value) ? fechaText(value) : String(value ?? '');
+  };
   const readable = (value: unknown) =>
     value === null || value === undefined || value === '' || (time ? isFecha(value) : PLAIN_DATE.test(String(value)))
       ? undefined
