@@ -8,8 +8,8 @@ import { readSpreadsheets, UnreadableInput, type SpreadsheetFile } from '../tran
 import { resources } from '../resources/index.js';
 import { exportStaffCsv } from '../transfer/write/csv.js';
 import { exportOds, ODS_TYPE } from '../transfer/write/ods.js';
-import type { Selection } from '../transfer/write/sheets.js';
-import { exportWorkbook, TooManyRows } from '../transfer/write/xlsx.js';
+import { NotInASheet, type Selection } from '../transfer/write/sheets.js';
+import { exportWorkbook } from '../transfer/write/xlsx.js';
 import { errorBody, ErrorBody, HttpError } from './errors.js';
 import { parseListQuery, type RawQuery } from './listQuery.js';
 import { localDateTime } from './time.js';
@@ -87,7 +87,7 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
         try {
           file = await format.write(db, selection);
         } catch (error) {
-          if (error instanceof TooManyRows) throw new HttpError(422, error.message);
+          if (error instanceof NotInASheet) throw new HttpError(422, error.message);
           throw error;
         }
         const day = localDateTime().slice(0, 10);

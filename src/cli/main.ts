@@ -19,8 +19,8 @@ import { importCatalogue, problemText, type ImportResult, type OnConflict } from
 import type { Encoding } from '../transfer/csv.js';
 import { placeText, readImport, UnreadableInput, type Incoming } from '../transfer/readers.js';
 import { exportOds } from '../transfer/write/ods.js';
-import type { Selection } from '../transfer/write/sheets.js';
-import { exportWorkbook, TooManyRows } from '../transfer/write/xlsx.js';
+import { NotInASheet, type Selection } from '../transfer/write/sheets.js';
+import { exportWorkbook } from '../transfer/write/xlsx.js';
 import * as demo from './demo.js';
 import { withProgress } from './progress.js';
 
@@ -235,7 +235,7 @@ async function writeSpreadsheet(db: Db, format: 'xlsx' | 'ods', selection: Selec
   try {
     workbook = await (format === 'ods' ? exportOds : exportWorkbook)(db, selection);
   } catch (error) {
-    if (error instanceof TooManyRows) throw new Failure(`export: ${error.message}`, 1);
+    if (error instanceof NotInASheet) throw new Failure(`export: ${error.message}`, 1);
     throw error;
   }
   if (path) writeFileSync(newFileAt(path), workbook.bytes);

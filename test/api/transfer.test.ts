@@ -209,6 +209,16 @@ describe(`GET /exportar.xlsx, .ods and .csv of one list (${backend})`, () => {
       assert.doesNotMatch(content, /La ciénaga/);
     }));
 
+  it('when a text holds a control character, which a sheet cannot hold, then .xlsx and .ods are refused naming it, and the CSV carries it', () =>
+    withApp(async (app) => {
+      const bell = await createCategoria(app, { nombre: 'Cine\u0007club' });
+      const details = `categorias ${bell.id}: el campo 'nombre' tiene un carácter de control (U+0007) que una hoja de cálculo no puede guardar: expórtelo como JSON o CSV.`;
+      assertError(await app.inject({ method: 'GET', url: '/exportar.xlsx' }), 422, { details });
+      assertError(await app.inject({ method: 'GET', url: '/exportar.ods?recurso=categorias' }), 422, { details });
+      const csv = await app.inject({ method: 'GET', url: '/exportar.csv?recurso=categorias' });
+      assert.equal(csv.body, `\uFEFFId;Nombre\r\n${bell.id};Cine\u0007club\r\n`);
+    }));
+
   it('when recurso names no resource, a CSV names none, or a list parameter is bad, then 400 says which in Spanish', () =>
     withApp(async (app) => {
       const names = 'categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones';

@@ -131,7 +131,7 @@ describe(`exporting one resource, and .ods (${backend})`, () => {
 
   it('when --recurso narrows an export, then a workbook holds that one sheet, an .ods that one table, and a JSON document that one list', async () => {
     const url = await catalogue();
-    const [xlsx, ods, json] = ['uno.xlsx', 'uno.ods', 'uno.json'].map((name) => join(dir, name));
+    const [xlsx, ods, json] = [join(dir, 'uno.xlsx'), join(dir, 'uno.ods'), join(dir, 'uno.json')];
     for (const out of [xlsx, ods, json]) assert.equal((await cartelera(['export', '--recurso', 'eventosUrbanos', '--out', out], url)).code, 0);
     assert.deepEqual((await sheetsOf(xlsx)).map((s) => s.sheet), ['Eventos urbanos']);
     const content = strFromU8(unzipSync(readFileSync(ods))['content.xml'] ?? new Uint8Array());

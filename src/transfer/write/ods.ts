@@ -1,9 +1,8 @@
 import { strToU8, zipSync } from 'fflate';
-import { messages } from '../../catalogue/messages.js';
 import type { Db } from '../../db/schema.js';
 import { shownFecha } from './csv.js';
-import { withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
-import { dateFormat, SHEET_ROWS, TooManyRows, widthOf } from './xlsx.js';
+import { checkedRow, withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
+import { dateFormat, widthOf } from './xlsx.js';
 
 export const ODS_TYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 
@@ -15,13 +14,11 @@ export const ODS_TYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 export async function exportOds(db: Db, selection: Selection = {}): Promise<{ bytes: Buffer; records: number }> {
   const tables: string[] = [];
   let records = 0;
-  await withStaffSheets(db, selection, async ({ resource, name, columns, pages }) => {
+  await withStaffSheets(db, selection, async (sheet) => {
+    const { name, columns, pages } = sheet;
     const rows = [`<table:table-row>${columns.map(({ label }) => `<table:table-cell table:style-name="header" office:value-type="string">${paragraphs(label)}</table:table-cell>`).join('')}</table:table-row>`];
     for await (const page of pages) {
-      for (const row of page) {
-        rows.push(`<table:table-row>${row.map(odsCell).join('')}</table:table-row>`);
-        if (rows.length > SHEET_ROWS) throw new TooManyRows(messages.spreadsheet.tooManyRows(resource.name, SHEET_ROWS - 1));
-      }
+      for (const row of page) rows.push(`<table:table-row>${checkedRow(sheet, row, rows.length + 1).map(odsCell).join('')}</table:table-row>`);
       records += page.length;
     }
     const widths = columns.map((column) => `<table:table-column table:style-name="${columnStyle(column)}"/>`).join('');

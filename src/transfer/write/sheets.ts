@@ -4,6 +4,7 @@ import type { Db } from '../../db/schema.js';
 import { TIPOS_EVENTO } from '../../catalogue/fields.js';
 import type { AnyResource, Reference } from '../../resources/define.js';
 import { resources } from '../../resources/index.js';
+import { messages } from '../../catalogue/messages.js';
 import { inSnapshot } from '../snapshot.js';
 
 /** A sheet's cell: text, a number, a `fecha` as the API answers it (the event's wall clock), or nothing. */
@@ -25,6 +26,28 @@ export interface StaffSheet {
   columns: Column[];
   /** The rows, a page at a time, to be read while the export's snapshot lasts. */
   pages: AsyncIterable<SheetCell[][]>;
+}
+
+/** What a sheet cannot hold: more rows than it has, or a character XML cannot carry. The export is refused, never written without it. */
+export class NotInASheet extends Error {}
+
+/** The most rows a sheet holds, the header included (an .xlsx's and an .ods's alike). */
+const SHEET_ROWS = 1_048_576;
+
+// Control characters other than tab and line breaks: XML 1.0, which .xlsx and .ods are made of, has no way to write them.
+// eslint-disable-next-line no-control-regex -- these control characters are what it looks for
+const UNWRITABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/u;
+
+/** The sheet's rows, each checked: `rows` is how many the sheet has so far, the header included. */
+export function checkedRow(sheet: StaffSheet, row: SheetCell[], rows: number): SheetCell[] {
+  if (rows > SHEET_ROWS) throw new NotInASheet(messages.spreadsheet.tooManyRows(sheet.resource.name, SHEET_ROWS - 1));
+  row.forEach((cell, c) => {
+    const found = typeof cell === 'string' ? UNWRITABLE.exec(cell)?.[0] : undefined;
+    if (found === undefined) return;
+    const code = `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new NotInASheet(messages.spreadsheet.unwritable(sheet.resource.name, String(row[0]), sheet.columns[c]?.field ?? '', code));
+  });
+  return row;
 }
 
 /** What an export holds: every resource, or one; and of that one, all its records or those a list's filters and sort give, in that order. */

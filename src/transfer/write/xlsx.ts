@@ -1,13 +1,6 @@
 import writeXlsxFile, { type Cell, type Sheet } from 'write-excel-file/node';
-import { messages } from '../../catalogue/messages.js';
 import type { Db } from '../../db/schema.js';
-import { withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
-
-/** The most rows a sheet holds, the header included (an .xlsx's and an .ods's alike). */
-export const SHEET_ROWS = 1_048_576;
-
-/** A resource with more records than a sheet holds: the workbook would drop some. */
-export class TooManyRows extends Error {}
+import { checkedRow, withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
 
 /**
  * The selection (sheets.ts) as an .xlsx workbook: a sheet per resource named by its Spanish label,
@@ -17,13 +10,11 @@ export class TooManyRows extends Error {}
 export async function exportWorkbook(db: Db, selection: Selection = {}): Promise<{ bytes: Buffer; records: number }> {
   const sheets: Sheet<Buffer>[] = [];
   let records = 0;
-  await withStaffSheets(db, selection, async ({ resource, name, columns, pages }) => {
+  await withStaffSheets(db, selection, async (sheet) => {
+    const { name, columns, pages } = sheet;
     const data: Cell[][] = [columns.map(({ label }) => ({ value: label, fontWeight: 'bold' as const }))];
     for await (const rows of pages) {
-      for (const row of rows) {
-        data.push(row.map(xlsxCell));
-        if (data.length > SHEET_ROWS) throw new TooManyRows(messages.spreadsheet.tooManyRows(resource.name, SHEET_ROWS - 1));
-      }
+      for (const row of rows) data.push(checkedRow(sheet, row, data.length + 1).map(xlsxCell));
       records += rows.length;
     }
     sheets.push({ data, sheet: name, stickyRowsCount: 1, columns: columns.map((column) => ({ width: widthOf(column) })) });
