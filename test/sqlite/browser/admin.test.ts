@@ -2,8 +2,10 @@
 // each journey is done through the screens as a member of staff would, then checked through the API.
 // SQLite only: the admin talks to the HTTP interface, which answers alike on both backends.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import readXlsxFile from 'read-excel-file/node';
 import { root } from '../../service.js';
@@ -56,6 +58,19 @@ async function tabTo(page: Page, focused: string) {
     if (await page.evaluate(focused)) return;
   }
   assert.fail(`Tab never reached: ${focused}`);
+}
+/**
+ * Fails unless the page is no wider than its screen (`width` px) and every button and link it shows
+ * lies within the screen's width, where a finger reaches it without scrolling sideways.
+ */
+async function fits(page: Page, name: string, width: number) {
+  assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= width, `${name}: wider than ${width} px`);
+  const outside = await page.evaluate(`[...document.querySelectorAll('button, a[href], [role=button], [role=menuitem]')]
+    .filter((e) => e.checkVisibility({ visibilityProperty: true }) && !e.closest('[aria-hidden=true]'))
+    .map((e) => [e, e.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && (r.left < 0 || r.right > ${width}))
+    .map(([e, r]) => (e.getAttribute('aria-label') || e.textContent) + ' ' + Math.round(r.left) + '–' + Math.round(r.right))`);
+  assert.deepEqual(outside, [], `${name}: buttons or links off the screen`);
 }
 /** The text shown under an input (its helper or error). */
 async function helperText(page: Page, name: string): Promise<string> {
@@ -124,6 +139,9 @@ describe('the admin at /admin/', () => {
     await screenshot(page, 'pelicula-crear');
     await save(page);
     await page.waitForURL(/#\/peliculas\/\d+\/show$/);
+    // Nobody takes part yet, and the page says so of people.
+    await page.locator('#main-content').getByText('Nadie participa todavía.', { exact: true }).waitFor();
+    assert.equal(await page.getByText('No se encontraron').count(), 0);
     const [pelicula] = await service.api.list('/peliculas?titulo=Relatos%20salvajes');
     assert.deepEqual({ ...pelicula, id: 0 }, { id: 0, titulo: 'Relatos salvajes', sipnosis: 'Seis relatos de venganza.', duracion: 122, categoria_id: categoria.id });
 
@@ -135,6 +153,7 @@ describe('the admin at /admin/', () => {
     await input(page, 'descripcion').fill('Actriz argentina.');
     await save(page);
     await page.waitForURL(/#\/artistas\/27111222\/show$/);
+    await page.locator('#main-content').getByText('Todavía no participó en nada.', { exact: true }).waitFor();
     assert.deepEqual(await service.api.list('/artistas?dni=27111222'), [
       { dni: 27111222, nombre: 'Érica', apellido: 'Rivas', tipo: 'actriz', descripcion: 'Actriz argentina.' },
     ]);
@@ -403,10 +422,10 @@ describe('the admin at /admin/', () => {
     await page.goto(`${service.base}/admin/#/eventosUrbanos`);
     await page.getByText('Llamadas, víspera').waitFor();
     await addFilter('Desde');
-    await input(page, 'fecha_gte').fill('2027-02-20');
+    await input(page, 'fecha_gte').fill('20/02/2027');
     await page.getByText('Llamadas, víspera').waitFor({ state: 'detached' });
     await addFilter('Hasta');
-    await input(page, 'fecha_lte').fill('2027-02-20');
+    await input(page, 'fecha_lte').fill('20/02/2027');
     await page.getByText('Llamadas, segunda noche').waitFor({ state: 'detached' });
     await page.getByText('Llamadas, primera noche').waitFor();
     await screenshot(page, 'eventos-por-fecha');
@@ -423,7 +442,7 @@ describe('the admin at /admin/', () => {
     const conHora = await evento('Milonga abierta', '2026-11-14T20:30:00Z');
     assert.equal(diaEntero.fecha, '2026-11-14T00:00:00.000+00:00');
     const shown = { [String(diaEntero.id)]: '14/11/2026', [String(conHora.id)]: '14/11/2026 20:30' };
-    const inForm = { [String(diaEntero.id)]: '2026-11-14T00:00', [String(conHora.id)]: '2026-11-14T20:30' };
+    const inForm = shown;
 
     for (const timezoneId of ['America/Argentina/Buenos_Aires', 'Asia/Tokyo']) {
       const s = await session({ timezoneId });
@@ -458,7 +477,7 @@ describe('the admin at /admin/', () => {
       const titulo = `Noche de museos ${timezoneId}`;
       await input(page, 'titulo').fill(titulo);
       await input(page, 'descripcion').fill('Museos abiertos hasta tarde.');
-      await input(page, 'fecha').fill('2026-11-21T19:00');
+      await input(page, 'fecha').fill('21/11/2026 19:00');
       await input(page, 'lugar').fill('Centro');
       await pick(page, 'categoria_id', 'ferias', 'Ferias');
       await save(page);
@@ -470,15 +489,23 @@ describe('the admin at /admin/', () => {
     }
   });
 
-  it('when every screen is opened on a phone (360 px) and on a desktop, then each fits its width, is in Spanish, labels its inputs, links each listed record and logs no error', TIMEOUT, async () => {
+  it('when every screen is opened on a phone (360 px) and on a desktop, then each fits its width with every button on screen, is in Spanish, labels its inputs, links each listed record and logs no error', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Callejero' });
     const evento = await service.api.create('/eventosUrbanos', {
       titulo: 'Murga en el barrio', descripcion: 'Murgas.', fecha: '2027-02-20', lugar: 'Parque Rodó', categoria_id: categoria.id,
     });
     const artista = await service.api.create('/artistas', { dni: 30111222, nombre: 'Ana', apellido: 'Prada', tipo: 'cantante', descripcion: 'Murguista.' });
     const participacion = await service.api.create('/participaciones', { artistas_dni: artista.dni, tipo_evento: 'eventoUrbano', evento_id: evento.id });
+    // A movie with its cast and a history, and a deletion in the Papelera: the screens at their widest.
+    const pelicula = await service.api.create('/peliculas', {
+      titulo: 'Una película de título largo, como muchos', sipnosis: 'Larga.', duracion: 140, categoria_id: categoria.id,
+    });
+    await service.api.create('/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: pelicula.id });
+    await service.api.call('PATCH', `/peliculas/${pelicula.id}`, { duracion: 141 });
+    const borrada = await service.api.create('/Obras', { titulo: 'Una obra que se borró y tenía un título largo', descripcion: 'Ya no.', duracion: 60, categoria_id: categoria.id });
+    await service.api.call('DELETE', `/Obras/${borrada.id}`);
     const records: Record<string, unknown> = {
-      peliculas: (await service.api.list('/peliculas?_limit=1'))[0]?.id,
+      peliculas: pelicula.id,
       Obras: (await service.api.list('/Obras?_limit=1'))[0]?.id,
       eventosUrbanos: evento.id,
       artistas: artista.dni,
@@ -495,8 +522,7 @@ describe('the admin at /admin/', () => {
           await settled(page);
           const name = `${resource}${screen.replace(String(id), 'id').replaceAll('/', '-')}-${width}`;
           await screenshot(page, name);
-          const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-          assert.ok(Number(overflow) <= 0, `${name}: ${overflow} px wider than the screen`);
+          await fits(page, name, width);
           const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, textarea')]
             .filter((i) => i.type !== 'hidden' && i.getAttribute('aria-hidden') !== 'true' && i.labels.length === 0 && !i.getAttribute('aria-label'))
             .map((i) => i.name || i.outerHTML)`);
@@ -518,6 +544,13 @@ describe('the admin at /admin/', () => {
             assert.deepEqual(unlinked, [], `${name}: listed records without a link`);
           }
         }
+      }
+      for (const [screen, shows] of [['cambios', 'Una película de título largo'], ['papelera', 'Restaurar'], ['importar', 'Exportar todo']] as const) {
+        await page.goto(`${service.base}/admin/#/${screen}`);
+        await page.locator('#main-content').getByText(shows).first().waitFor();
+        await settled(page);
+        await screenshot(page, `${screen}-${width}`);
+        await fits(page, `${screen}-${width}`, width);
       }
       await s.close();
     }
@@ -621,6 +654,44 @@ describe('the admin\'s import and export', () => {
     await s.close();
   });
 
+  it('when a file cannot be read at all, then its problem is in the page\'s report and stays there until the next check replaces the report whole', TIMEOUT, async () => {
+    for (const width of [1280, 360]) {
+      const stored = await service.api.list('/categorias');
+      const s = await session({ width, refusals: [400, 0] });
+      const page = await s.open();
+      await page.goto(`${service.base}/admin/#/importar`);
+      // A PDF saved under a workbook's name.
+      await input(page, 'archivo').setInputFiles({ name: 'programa.xlsx', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n') });
+      await page.getByRole('button', { name: 'Comprobar' }).click();
+      const report = page.getByTestId('informe');
+      await report.getByText('1 problema: no se guardó nada.', { exact: false }).waitFor();
+      const problem = report.getByLabel('Problema');
+      assert.match(await problem.innerText(), /programa\.xlsx[\s\S]*no es un libro \.xlsx válido\./i);
+      await screenshot(page, `importar-archivo-ilegible-${width}`);
+      await fits(page, `importar-archivo-ilegible-${width}`, width);
+
+      // Choosing other files leaves the report as it is; checking them replaces it, problems and all.
+      await input(page, 'archivo').setInputFiles(fixture('catalogo.xlsx'));
+      await page.getByTestId('archivos-elegidos').getByText(/^catalogo\.xlsx \(< 0,1 MB\)$/).waitFor();
+      assert.match(await problem.innerText(), /programa\.xlsx/);
+      // The first test stored this catalogue: its records are left as they are.
+      await page.getByRole('combobox', { name: 'Registros que ya existen' }).click();
+      await page.getByRole('option', { name: 'Dejarlos como están' }).click();
+      await page.getByRole('button', { name: 'Comprobar' }).click();
+      await report.getByText('Sin problemas.', { exact: false }).waitFor();
+      assert.equal(await report.getByText('programa.xlsx').count(), 0);
+      assert.deepEqual(await service.api.list('/categorias'), stored, 'a check stores nothing');
+
+      // The service out of reach is the report's problem too, not a notification that goes.
+      await page.route('**/importar?*', (route) => route.abort('connectionrefused'));
+      await page.getByRole('button', { name: 'Comprobar' }).click();
+      await report.getByText('No se pudo contactar con el servicio. Compruebe la conexión e inténtelo de nuevo.').waitFor();
+      assert.match(await problem.innerText(), /catalogo\.xlsx/);
+      await page.unroute('**/importar?*');
+      await s.close();
+    }
+  });
+
   it('when "Exportar todo" is clicked, then the catalogue downloads as a workbook with a sheet per resource', TIMEOUT, async () => {
     const s = await session();
     const page = await s.open();
@@ -629,6 +700,11 @@ describe('the admin\'s import and export', () => {
     assert.match(download.suggestedFilename(), /^cartelera-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const sheets = await readXlsxFile(await download.path());
     assert.deepEqual(sheets.map((sheet) => sheet.sheet), ['Categorías', 'Películas', 'Obras', 'Eventos urbanos', 'Artistas', 'Participaciones']);
+    // LibreOffice's own format, from the button's menu.
+    await page.getByRole('button', { name: 'Elegir el formato' }).click();
+    const [ods] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Libro de LibreOffice (.ods)' }).click()]);
+    assert.match(ods.suggestedFilename(), /^cartelera-\d{4}-\d{2}-\d{2}\.ods$/);
+    assert.equal(strFromU8(unzipSync(readFileSync(await ods.path())).mimetype ?? new Uint8Array()), 'application/vnd.oasis.opendocument.spreadsheet');
     await s.close();
   });
 
@@ -639,8 +715,7 @@ describe('the admin\'s import and export', () => {
       await page.goto(`${service.base}/admin/#/importar`);
       await page.getByRole('heading', { name: 'Importar', exact: true }).waitFor();
       await screenshot(page, `importar-${width}`);
-      const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-      assert.ok(Number(overflow) <= 0, `${width}: ${overflow} px wider than the screen`);
+      await fits(page, `importar-${width}`, width);
       const untranslated = /\|\|\|\||\b(?:ra|resources|cartelera)\.[a-z_]+\.[\w.]+/i.exec(await page.locator('body').innerText());
       assert.equal(untranslated, null, `${width}: text left untranslated`);
       await s.close();
@@ -680,10 +755,18 @@ describe('the admin\'s history, trash and recent changes', () => {
     const row = page.getByRole('row').filter({ hasText: 'La ciénaga' });
     await screenshot(page, 'papelera');
     await row.getByRole('button', { name: 'Restaurar' }).click();
-    await page.getByText('Se restauró «La ciénaga» (y 2 participaciones)').waitFor();
+    await page.getByText('Se restauró «La ciénaga» (y 2 participaciones).').waitFor();
     await row.getByRole('link', { name: 'Ya restaurado: ver' }).waitFor();
     assert.deepEqual(await service.api.list(`/peliculas?id=${pelicula.id}`), [pelicula]);
     assert.deepEqual(await service.api.list('/participaciones'), participaciones);
+
+    // A record that took no participations with it: its message speaks of it alone.
+    const sinUso = await service.api.create('/categorias', { nombre: 'Sin uso' });
+    await service.api.call('DELETE', `/categorias/${sinUso.id}`);
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'Sin uso' }).getByRole('button', { name: 'Restaurar' }).click();
+    await page.getByText('Se restauró «Sin uso».', { exact: true }).waitFor();
+    assert.deepEqual(await service.api.list(`/categorias?id=${sinUso.id}`), [sinUso]);
     await s.close();
   });
 
@@ -720,5 +803,166 @@ describe('the admin\'s history, trash and recent changes', () => {
     await page.getByText('Nombre: Carnaval → Carnaval y murga').waitFor();
     await screenshot(page, 'cambios-recientes');
     await s.close();
+  });
+});
+
+describe('the admin in an English-language browser in Buenos Aires', () => {
+  const browserIn = { timezoneId: 'America/Argentina/Buenos_Aires', locale: 'en-US' };
+  let service: Started;
+  let categoria: Record<string, unknown>;
+  before(async () => {
+    service = await startService();
+    categoria = await service.api.create('/categorias', { nombre: 'Carnaval' });
+  });
+  after(async () => {
+    await service?.cleanUp();
+  });
+  const listUrl = (resource: string, filter: Record<string, unknown>, sort?: [string, 'ASC' | 'DESC']) =>
+    `${service.base}/admin/#/${resource}?filter=${encodeURIComponent(JSON.stringify(filter))}${sort ? `&sort=${sort[0]}&order=${sort[1]}` : ''}`;
+
+  it('when dates are typed in an event\'s form, then they are read as Spanish speakers write them: a day alone is the whole day, a time is the wall clock, and what is no date is refused in Spanish', TIMEOUT, async () => {
+    for (const width of [1280, 360]) {
+      const s = await session({ ...browserIn, width });
+      const page = await s.open();
+      // Each form on a fresh page: on a phone, the last save's notification would lie over its buttons.
+      const openAfresh = async (path: string) => {
+        await page.goto(`${service.base}/admin/#${path}`);
+        await page.reload();
+      };
+      const create = async (titulo: string, fecha: string) => {
+        await openAfresh('/eventosUrbanos/create');
+        await input(page, 'titulo').fill(titulo);
+        await input(page, 'descripcion').fill('Tambores.');
+        await input(page, 'fecha').fill(fecha);
+        await input(page, 'lugar').fill('Barrio Sur');
+        await pick(page, 'categoria_id', 'carnaval', 'Carnaval');
+        await save(page);
+        await page.waitForURL(/#\/eventosUrbanos\/\d+\/show$/);
+        const [created] = await service.api.list(`/eventosUrbanos?titulo=${encodeURIComponent(titulo)}`);
+        return created;
+      };
+      const diaEntero = await create(`Navidad ${width}`, '25/12/2026');
+      assert.equal(diaEntero?.fecha, '2026-12-25T00:00:00.000+00:00');
+      await page.locator('#main-content').getByText('25/12/2026', { exact: true }).waitFor();
+      const conHora = await create(`Nochebuena ${width}`, '24/12/2026 21:30');
+      assert.equal(conHora?.fecha, '2026-12-24T21:30:00.000+00:00');
+      await page.locator('#main-content').getByText('24/12/2026 21:30', { exact: true }).waitFor();
+
+      // The form shows the date as it is written here, and refuses what is no date without saving.
+      await openAfresh(`/eventosUrbanos/${conHora?.id}`);
+      await input(page, 'titulo').and(page.locator(`[value="Nochebuena ${width}"]`)).waitFor();
+      assert.equal(await input(page, 'fecha').inputValue(), '24/12/2026 21:30');
+      assert.equal(await input(page, 'fecha').getAttribute('type'), 'text');
+      // Enter saves: a click would leave the pointer over the refusal's notification, which hovering keeps open over the phone's Save.
+      for (const typed of ['31/02/2026', '24/12/2026 24:00', '12/24/2026 9:30 PM']) {
+        await input(page, 'fecha').fill(typed);
+        await input(page, 'fecha').press('Enter');
+        await page.locator('[name="fecha"][aria-invalid="true"]').waitFor();
+        assert.equal(await helperText(page, 'fecha'), 'No es una fecha: escríbala como 25/12/2026, o con la hora, 25/12/2026 21:30.', typed);
+      }
+      await screenshot(page, `evento-fecha-invalida-${width}`);
+      assert.equal((await service.api.list(`/eventosUrbanos?id=${conHora?.id}`))[0]?.fecha, '2026-12-24T21:30:00.000+00:00', 'nothing was saved');
+      await input(page, 'fecha').fill('24/12/26 9:45 p. m.');
+      await input(page, 'fecha').press('Enter');
+      await page.waitForURL(/\/show$/);
+      assert.equal((await service.api.list(`/eventosUrbanos?id=${conHora?.id}`))[0]?.fecha, '2026-12-24T21:45:00.000+00:00');
+      await s.close();
+    }
+  });
+
+  it('when the events are filtered by Desde and Hasta typed in Spanish, then the list holds whole days as entered, the last one included', TIMEOUT, async () => {
+    const evento = (titulo: string, fecha: string) =>
+      service.api.create('/eventosUrbanos', { titulo, descripcion: 'Tambores.', fecha, lugar: 'Barrio Sur', categoria_id: categoria.id });
+    await evento('Llamadas, víspera', '2027-02-19T23:30:00Z');
+    await evento('Llamadas, primera noche', '2027-02-20T22:00:00Z');
+    await evento('Llamadas, día entero', '2027-02-20');
+    await evento('Llamadas, segunda noche', '2027-02-21T00:00:00Z');
+    for (const width of [1280, 360]) {
+      const s = await session({ ...browserIn, width });
+      const page = await s.open();
+      await page.goto(listUrl('eventosUrbanos', { q: 'llamadas' }));
+      await page.getByText('Llamadas, víspera').waitFor();
+      // Each filter applies before the next is added, as a person's pace allows.
+      for (const [label, name, leaves] of [['Desde', 'fecha_gte', 'víspera'], ['Hasta', 'fecha_lte', 'segunda noche']] as const) {
+        await page.getByRole('button', { name: 'Agregar filtro' }).click();
+        await page.getByRole('menuitemcheckbox', { name: label }).click();
+        await input(page, name).fill('20/02/2027');
+        await page.getByText(`Llamadas, ${leaves}`).waitFor({ state: 'detached' });
+      }
+      await page.getByText('Llamadas, primera noche').waitFor();
+      await page.getByText('Llamadas, día entero').waitFor();
+      await screenshot(page, `eventos-desde-hasta-${width}`);
+      // A day that does not exist is said so, and filters nothing.
+      await input(page, 'fecha_lte').fill('31/02/2027');
+      await page.locator('[name="fecha_lte"][aria-invalid="true"]').waitFor();
+      assert.equal(await helperText(page, 'fecha_lte'), 'No es un día: escríbalo como 25/12/2026.');
+      await s.close();
+    }
+  });
+
+  it('when each list is exported with a filter and a sort, then the workbook holds only the rows it shows, in its order; CSV and .ods when chosen', TIMEOUT, async () => {
+    const otra = await service.api.create('/categorias', { nombre: 'Cine mudo' });
+    await service.api.create('/categorias', { nombre: 'Carnaval de antes' });
+    const pelicula = (titulo: string, duracion: number, categoria_id: unknown) =>
+      service.api.create('/peliculas', { titulo, sipnosis: 'Sombras.', duracion, categoria_id });
+    const peliculas = [await pelicula('Alba', 90, categoria.id), await pelicula('Brisa', 100, categoria.id), await pelicula('Ceniza', 95, otra.id)];
+    const obra = (titulo: string, duracion: number) => service.api.create('/Obras', { titulo, descripcion: 'Teatro.', duracion, categoria_id: categoria.id });
+    const obras = [await obra('Uno', 60), await obra('Dos', 120), await obra('Tres', 130)];
+    await service.api.create('/eventosUrbanos', { titulo: 'Corso, víspera', descripcion: 'Carrozas.', fecha: '2027-03-05T23:30:00Z', lugar: 'Avenida', categoria_id: categoria.id });
+    await service.api.create('/eventosUrbanos', { titulo: 'Corso, noche', descripcion: 'Carrozas.', fecha: '2027-03-06T22:00:00Z', lugar: 'Avenida', categoria_id: categoria.id });
+    await service.api.create('/eventosUrbanos', { titulo: 'Corso, día', descripcion: 'Carrozas.', fecha: '2027-03-06', lugar: 'Avenida', categoria_id: categoria.id });
+    const artista = (dni: number, nombre: string, apellido: string) => service.api.create('/artistas', { dni, nombre, apellido, tipo: 'actriz', descripcion: 'Actriz.' });
+    await artista(30111222, 'Ana', 'Prada');
+    await artista(30111333, 'Luisa', 'Prada');
+    await artista(30111444, 'Eva', 'Sol');
+    for (const o of obras.slice(0, 2)) await service.api.create('/participaciones', { artistas_dni: 30111222, tipo_evento: 'obra', evento_id: o.id });
+    await service.api.create('/participaciones', { artistas_dni: 30111222, tipo_evento: 'pelicula', evento_id: peliculas[0]?.id });
+
+    // Each list as a member of staff filters and sorts it, and the same list as the API answers it.
+    const lists: { resource: string; filter: Record<string, unknown>; sort: [string, 'ASC' | 'DESC']; api: string; first: string }[] = [
+      { resource: 'peliculas', filter: { categoria_id: categoria.id }, sort: ['titulo', 'DESC'], api: `categoria_id=${categoria.id}&_sort=titulo&_order=desc`, first: 'id' },
+      { resource: 'Obras', filter: { duracion_gte: 100 }, sort: ['duracion', 'DESC'], api: 'duracion_gte=100&_sort=duracion&_order=desc', first: 'id' },
+      { resource: 'eventosUrbanos', filter: { q: 'corso', fecha_gte: '2027-03-06', fecha_lte: '2027-03-06' }, sort: ['fecha', 'DESC'], api: 'q=corso&fecha_gte=2027-03-06&fecha_lte=2027-03-06T23:59:59.999Z&_sort=fecha&_order=desc', first: 'id' },
+      { resource: 'artistas', filter: { q: 'prada' }, sort: ['nombre', 'DESC'], api: 'q=prada&_sort=nombre&_order=desc', first: 'dni' },
+      { resource: 'participaciones', filter: { tipo_evento: 'obra' }, sort: ['id', 'DESC'], api: 'tipo_evento=obra&_sort=id&_order=desc', first: 'id' },
+      { resource: 'categorias', filter: { q: 'carnaval' }, sort: ['nombre', 'DESC'], api: 'q=carnaval&_sort=nombre&_order=desc', first: 'id' },
+    ];
+    for (const width of [1280, 360]) {
+      const s = await session({ ...browserIn, width });
+      const page = await s.open();
+      for (const { resource, filter, sort, api, first } of lists) {
+        const expected = await service.api.list(`/${resource}?${api}`);
+        const all = await service.api.list(`/${resource}`);
+        assert.ok(expected.length >= 2 && expected.length < all.length, `${resource}: the filter picks some records, more than one`);
+        await page.goto(listUrl(resource, filter, sort));
+        await page.locator('#main-content').getByText(`1-${expected.length} de ${expected.length}`).waitFor();
+        await settled(page);
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar' }).click()]);
+        assert.match(download.suggestedFilename(), new RegExp(`^cartelera-${resource}-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
+        const sheets = await readXlsxFile(await download.path());
+        assert.equal(sheets.length, 1, `${resource}: one sheet`);
+        const [, ...rows] = sheets[0]?.data ?? [];
+        assert.deepEqual(rows.map((row) => row[0]), expected.map((r) => r[first]), `${resource} at ${width} px: the rows shown, in their order`);
+      }
+
+      // Staff's CSV and LibreOffice's workbook, chosen from the button's menu, hold the same list.
+      const { resource, filter, sort, api } = lists[0] ?? assert.fail();
+      const expected = await service.api.list(`/${resource}?${api}`);
+      await page.goto(listUrl(resource, filter, sort));
+      await page.locator('#main-content').getByText(`1-${expected.length} de ${expected.length}`).waitFor();
+      await page.getByRole('button', { name: 'Elegir el formato' }).click();
+      await screenshot(page, `exportar-formatos-${width}`);
+      const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'CSV para planillas (;)' }).click()]);
+      assert.match(csv.suggestedFilename(), /\.csv$/);
+      const text = readFileSync(await csv.path(), 'utf8');
+      assert.ok(text.startsWith('\uFEFFId;Título;'), `a BOM, then the labels between ';': ${text.slice(0, 40)}`);
+      assert.deepEqual(text.trimEnd().split('\r\n').slice(1).map((line) => Number(line.split(';')[0])), expected.map((p) => p.id));
+      await page.getByRole('button', { name: 'Elegir el formato' }).click();
+      const [ods] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Libro de LibreOffice (.ods)' }).click()]);
+      assert.match(ods.suggestedFilename(), /\.ods$/);
+      const content = strFromU8(unzipSync(readFileSync(await ods.path()))['content.xml'] ?? new Uint8Array());
+      assert.deepEqual([...content.matchAll(/<text:p>(Alba|Brisa|Ceniza)<\/text:p>/g)].map((m) => m[1]), ['Brisa', 'Alba']);
+      await s.close();
+    }
   });
 });

@@ -105,6 +105,8 @@ export interface PageOptions {
   height?: number;
   /** The browser's time zone (IANA name); the machine's by default. */
   timezoneId?: string;
+  /** The browser's language; Spanish (Argentina) by default. */
+  locale?: string;
   /**
    * The refusals the journey provokes and checks on the screen (a 400, 401, 412…); 0 stands for
    * the service out of reach. Any other answer of 400 or more is a problem.
@@ -120,7 +122,7 @@ const UNREACHABLE_LOG = /^Failed to load resource: net::ERR_CONNECTION_REFUSED/;
 export async function openPage(browser: Browser, options: PageOptions = {}): Promise<Watched> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
-    locale: 'es-AR',
+    locale: options.locale ?? 'es-AR',
     timezoneId: options.timezoneId,
   });
   const page = await context.newPage();

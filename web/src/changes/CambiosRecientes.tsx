@@ -1,9 +1,9 @@
-import { Box, Card, CardContent, FormControl, InputLabel, MenuItem, Select, Stack, Table, TableBody, TableCell, TableRow, TextField, Typography } from '@mui/material';
+import { Card, CardContent, FormControl, InputLabel, MenuItem, Select, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { Title, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { resourceLabels } from '../../../src/catalogue/labels';
-import { HeadRow } from '../common/HeadRow';
+import { Rows } from '../common/Rows';
 import { request } from '../dataProvider/http';
 import { recordPath, useChangeText, type Change } from './changeText';
 
@@ -68,29 +68,26 @@ export const CambiosRecientes = () => {
           </FormControl>
           <TextField size="small" name="quien" label={translate('cartelera.changes.columns.who')} value={quien} onChange={(e) => setQuien(e.target.value)} sx={{ width: { xs: '100%', sm: 240 } }} />
         </Stack>
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-label={translate('cartelera.changes.recent')}>
-            <HeadRow titles={['when', 'who', 'resource', 'what'].map((c) => translate(`cartelera.changes.columns.${c}`))} />
-            <TableBody>
-              {changes.map((change) => (
-                <TableRow key={change.id} data-cambio={change.id}>
-                  <TableCell>{text.when(change)}</TableCell>
-                  <TableCell>{text.who(change)}</TableCell>
-                  <TableCell>{text.resource(change)}</TableCell>
-                  <TableCell>
-                    <Stack>
-                      <span>
-                        <strong>{text.operation(change)}</strong>{' '}
-                        {change.operacion === 'baja' ? text.title(change) : <Link to={recordPath(change)}>{text.title(change)}</Link>}
-                      </span>
-                      {change.operacion === 'modificacion' && text.fields(change).map((line) => <span key={line}>{line}</span>)}
-                    </Stack>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
+        <Rows<Change>
+          label={translate('cartelera.changes.recent')}
+          rows={changes}
+          rowKey={(change) => change.id}
+          columns={[
+            ...(['when', 'who', 'resource'] as const).map((column) => ({ title: translate(`cartelera.changes.columns.${column}`), cell: text[column] })),
+            {
+              title: translate('cartelera.changes.columns.what'),
+              cell: (change) => (
+                <Stack>
+                  <span>
+                    <strong>{text.operation(change)}</strong>{' '}
+                    {change.operacion === 'baja' ? text.title(change) : <Link to={recordPath(change)}>{text.title(change)}</Link>}
+                  </span>
+                  {change.operacion === 'modificacion' && text.fields(change).map((line) => <span key={line}>{line}</span>)}
+                </Stack>
+              ),
+            },
+          ]}
+        />
       </CardContent>
     </Card>
   );

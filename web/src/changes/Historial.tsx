@@ -1,8 +1,8 @@
 import RestoreIcon from '@mui/icons-material/Restore';
-import { Box, Button, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { Button, Stack, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { useNotify, useRecordContext, useRefresh, useResourceContext, useTranslate, useUpdate } from 'react-admin';
-import { HeadRow } from '../common/HeadRow';
+import { Rows } from '../common/Rows';
 import { request } from '../dataProvider/http';
 import { useChangeText, type Change } from './changeText';
 
@@ -44,32 +44,35 @@ export const Historial = (_props: { label?: string }) => {
         onError: (error) => notify(error instanceof Error ? error.message : String(error), { type: 'error' }),
       },
     );
+  const c = (column: string) => translate(`cartelera.changes.columns.${column}`);
   return (
-    <Box sx={{ overflowX: 'auto', maxWidth: '100%' }}>
-    <Table size="small" aria-label={translate('cartelera.changes.history')}>
-      <HeadRow titles={[...['when', 'who', 'what'].map((c) => translate(`cartelera.changes.columns.${c}`)), '']} />
-      <TableBody>
-        {changes.map((change, i) => (
-          <TableRow key={change.id}>
-            <TableCell>{text.when(change)}</TableCell>
-            <TableCell>{text.who(change)}</TableCell>
-            <TableCell>
-              <Stack>
-                <strong>{text.operation(change)}</strong>
-                {change.operacion === 'modificacion' && text.fields(change).map((line) => <span key={line}>{line}</span>)}
-              </Stack>
-            </TableCell>
-            <TableCell>
-              {i > 0 && change.despues && (
-                <Button size="small" startIcon={<RestoreIcon />} disabled={isPending} onClick={() => restore(change)}>
-                  {translate('cartelera.changes.restoreVersion')}
-                </Button>
-              )}
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
-    </Box>
+    <Rows<Change>
+      label={translate('cartelera.changes.history')}
+      rows={changes}
+      rowKey={(change) => change.id}
+      columns={[
+        { title: c('when'), cell: text.when },
+        { title: c('who'), cell: text.who },
+        {
+          title: c('what'),
+          cell: (change) => (
+            <Stack>
+              <strong>{text.operation(change)}</strong>
+              {change.operacion === 'modificacion' && text.fields(change).map((line) => <span key={line}>{line}</span>)}
+            </Stack>
+          ),
+        },
+        {
+          title: '',
+          cell: (change) =>
+            change !== changes[0] &&
+            change.despues && (
+              <Button size="small" startIcon={<RestoreIcon />} disabled={isPending} onClick={() => restore(change)}>
+                {translate('cartelera.changes.restoreVersion')}
+              </Button>
+            ),
+        },
+      ]}
+    />
   );
 };

@@ -1,9 +1,9 @@
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
-import { Alert, Box, Button, Card, CardContent, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { Alert, Button, Card, CardContent, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { Title, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { HeadRow } from '../common/HeadRow';
+import { Rows } from '../common/Rows';
 import { request } from '../dataProvider/http';
 import { recordPath, useChangeText, type Change } from './changeText';
 
@@ -36,7 +36,10 @@ export const Papelera = () => {
   async function restore(change: Change) {
     try {
       const made = (await request('POST', `/cambios/${change.id}/deshacer`)).json as Change[];
-      notify('cartelera.changes.restoredFromTrash', { type: 'info', messageArgs: { title: text.title(change), smart_count: made.length - 1 } });
+      // The participations the deletion took come back with it; with none, there is nothing to say of them.
+      const participations = made.filter((c) => c.recurso === 'participaciones').length;
+      const message = participations > 0 ? 'cartelera.changes.restoredWithParticipations' : 'cartelera.changes.restoredFromTrash';
+      notify(message, { type: 'info', messageArgs: { title: text.title(change), smart_count: participations } });
       await load();
     } catch (error) {
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
@@ -52,33 +55,28 @@ export const Papelera = () => {
         </Typography>
         {deleted?.length === 0 && <Alert severity="info">{translate('cartelera.changes.trashEmpty')}</Alert>}
         {deleted && deleted.length > 0 && (
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label={translate('cartelera.changes.trash')}>
-              <HeadRow titles={[...['record', 'resource', 'who', 'when'].map((c) => translate(`cartelera.changes.columns.${c}`)), '']} />
-              <TableBody>
-                {deleted.map((change) => {
-                  const back = restored.get(change.id);
-                  return (
-                    <TableRow key={change.id}>
-                      <TableCell>{text.title(change)}</TableCell>
-                      <TableCell>{text.resource(change)}</TableCell>
-                      <TableCell>{text.who(change)}</TableCell>
-                      <TableCell>{text.when(change)}</TableCell>
-                      <TableCell>
-                        {back ? (
-                          <Link to={recordPath(change)}>{translate('cartelera.changes.alreadyRestored')}</Link>
-                        ) : (
-                          <Button size="small" startIcon={<RestoreFromTrashIcon />} onClick={() => restore(change)}>
-                            {translate('cartelera.changes.restore')}
-                          </Button>
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  );
-                })}
-              </TableBody>
-            </Table>
-          </Box>
+          <Rows<Change>
+            label={translate('cartelera.changes.trash')}
+            rows={deleted}
+            rowKey={(change) => change.id}
+            columns={[
+              ...(['record', 'resource', 'who', 'when'] as const).map((column) => ({
+                title: translate(`cartelera.changes.columns.${column}`),
+                cell: { record: text.title, resource: text.resource, who: text.who, when: text.when }[column],
+              })),
+              {
+                title: '',
+                cell: (change) =>
+                  restored.has(change.id) ? (
+                    <Link to={recordPath(change)}>{translate('cartelera.changes.alreadyRestored')}</Link>
+                  ) : (
+                    <Button size="small" startIcon={<RestoreFromTrashIcon />} onClick={() => restore(change)}>
+                      {translate('cartelera.changes.restore')}
+                    </Button>
+                  ),
+              },
+            ]}
+          />
         )}
       </CardContent>
     </Card>

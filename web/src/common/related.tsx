@@ -1,3 +1,4 @@
+import { Typography } from '@mui/material';
 import { ArrayField, CreateButton, DataTable, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import { ShowLink } from './ShowLink';
 import { itemResourceOf, tipoEventoChoices, type TipoEvento } from './tipoEvento';
@@ -19,7 +20,11 @@ export const ParticipantesField = ({ tipo }: { tipo: TipoEvento; label?: string 
   return (
     <>
       <ArrayField source="participaciones">
-        <DataTable<Participation> bulkActionButtons={false} rowClick={(_id, _resource, p) => `/artistas/${p.artistas_dni}/show`}>
+        <DataTable<Participation>
+          bulkActionButtons={false}
+          rowClick={(_id, _resource, p) => `/artistas/${p.artistas_dni}/show`}
+          empty={<Empty text="cartelera.noParticipants" />}
+        >
           <Col
             label="resources.participaciones.fields.artista"
             render={(p) => (
@@ -49,6 +54,7 @@ export const CareerField = (_props: { label?: string }) => (
     <DataTable<Participation>
       bulkActionButtons={false}
       rowClick={(_id, _resource, p) => `/${itemResourceOf(p.tipo_evento)}/${p.evento_id}/show`}
+      empty={<Empty text="cartelera.noCareer" />}
     >
       <Col label="resources.participaciones.fields.tipo_evento" render={(p) => <TipoText tipo={p.tipo_evento} />} />
       <Col
@@ -61,6 +67,13 @@ export const CareerField = (_props: { label?: string }) => (
       />
     </DataTable>
   </ArrayField>
+);
+
+/** What an empty list of participations says: about people, not about the record's kind. */
+const Empty = ({ text }: { text: string }) => (
+  <Typography variant="body2" sx={{ py: 1 }}>
+    {useTranslate()(text)}
+  </Typography>
 );
 
 /** A tipo_evento in words: "Película". */

@@ -1,4 +1,4 @@
-import { HttpError, type DataProvider, type GetListParams, type Identifier, type RaRecord } from 'react-admin';
+import { HttpError, type DataProvider, type GetListParams, type Identifier, type RaRecord, type SortPayload } from 'react-admin';
 import { dayBound } from '../common/fecha';
 import { etagOf } from './etag';
 import { request, type Answer } from './http';
@@ -10,7 +10,8 @@ import { request, type Answer } from './http';
  * - artists are keyed by `dni`, which react-admin sees as `id`;
  * - an edit sends `If-Match` with the ETag of the record as it was read, so a record deleted
  *   meanwhile is refused with 412 too: that one is told apart by reading it again;
- * - a plain date bounding `fecha` means that whole day of the events' wall clock (see common/fecha.ts).
+ * - a plain date bounding `fecha` means that whole day of the events' wall clock (see common/fecha.ts);
+ * - a list is exported by `GET /exportar.<format>` with its own filter and sort parameters.
  */
 
 type Json = Record<string, unknown>;
@@ -62,6 +63,19 @@ function query(resource: string, filter: Json, extra: [string, string][] = []): 
   return text === '' ? '' : `?${text}`;
 }
 
+/** `_sort`/`_order` of a list, in the service's names. */
+const sortParams = (resource: string, sort: SortPayload | undefined): [string, string][] =>
+  sort?.field ? [['_sort', wireName(resource, sort.field)], ['_order', sort.order === 'DESC' ? 'desc' : 'asc']] : [];
+
+export const EXPORT_FORMATS = ['xlsx', 'csv', 'ods'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Where a list downloads as a file, with its filters and sort as shown (CSV: staff's, with `;`); without a list, the whole catalogue. */
+export function exportUrl(format: ExportFormat, list?: { resource: string; filter: Json; sort?: SortPayload }): string {
+  if (!list) return `/exportar.${format}`;
+  return `/exportar.${format}${query(list.resource, list.filter, [['recurso', list.resource], ...sortParams(list.resource, list.sort)])}`;
+}
+
 /** `_expand`/`_embed` asked for through react-admin's `meta`. */
 function relations(meta: unknown): [string, string][] {
   const { expand = [], embed = [] } = (meta ?? {}) as { expand?: string[]; embed?: string[] };
@@ -84,10 +98,8 @@ async function getList(resource: string, params: Partial<GetListParams>) {
     ['_page', String(page)],
     ['_limit', String(perPage)],
     ...relations(params.meta),
+    ...sortParams(resource, params.sort),
   ];
-  if (params.sort?.field) {
-    extra.push(['_sort', wireName(resource, params.sort.field)], ['_order', params.sort.order === 'DESC' ? 'desc' : 'asc']);
-  }
   const answer = await request('GET', `/${resource}${query(resource, params.filter ?? {}, extra)}`);
   return { data: list(answer).map((r) => fromApi(resource, r)), total: Number(answer.headers.get('x-total-count') ?? 0) };
 }

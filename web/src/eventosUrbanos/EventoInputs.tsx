@@ -1,13 +1,13 @@
-import { DateTimeInput, TextInput } from 'react-admin';
+import { TextInput } from 'react-admin';
 import { CategoriaInput } from '../common/categoria';
-import { fechaFromInput, fechaInputValue } from '../common/fecha';
+import { FechaInput } from '../common/FechaInput';
 
 /** An urban event's fields, for creating and editing alike. */
 export const EventoInputs = () => (
   <>
     <TextInput source="titulo" fullWidth />
     <TextInput source="descripcion" multiline minRows={3} fullWidth />
-    <DateTimeInput source="fecha" format={fechaInputValue} parse={fechaFromInput} />
+    <FechaInput source="fecha" />
     <TextInput source="lugar" fullWidth />
     <CategoriaInput />
   </>

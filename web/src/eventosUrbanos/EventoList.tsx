@@ -1,6 +1,8 @@
-import { DataTable, DateInput, List } from 'react-admin';
+import { DataTable, List } from 'react-admin';
 import { CategoriaField, CategoriaInput } from '../common/categoria';
+import { FechaInput } from '../common/FechaInput';
 import { searchFilter } from '../common/filters';
+import { ListActions } from '../common/ListActions';
 import { ResponsiveTable } from '../common/ResponsiveTable';
 import { ShowLink } from '../common/ShowLink';
 import { FechaField, fechaText } from './FechaField';
@@ -8,12 +10,12 @@ import { FechaField, fechaText } from './FechaField';
 const filters = [
   searchFilter,
   <CategoriaInput key="categoria_id" source="categoria_id" />,
-  <DateInput key="fecha_gte" source="fecha_gte" />,
-  <DateInput key="fecha_lte" source="fecha_lte" />,
+  <FechaInput key="fecha_gte" source="fecha_gte" time={false} />,
+  <FechaInput key="fecha_lte" source="fecha_lte" time={false} />,
 ];
 
 export const EventoList = () => (
-  <List filters={filters} sort={{ field: 'fecha', order: 'ASC' }}>
+  <List filters={filters} actions={<ListActions />} sort={{ field: 'fecha', order: 'ASC' }}>
     <ResponsiveTable primaryText={(r) => r.titulo} secondaryText={(r) => `${fechaText(r.fecha)} · ${r.lugar}`}>
       <DataTable.Col source="id" />
       <DataTable.Col source="titulo" render={(r) => <ShowLink>{r.titulo}</ShowLink>} />

@@ -62,6 +62,11 @@ export const spanishMessages: TranslationMessages = {
     addParticipant: 'Agregar un artista',
     usedBy: { peliculas: 'Películas de esta categoría', Obras: 'Obras de esta categoría', eventosUrbanos: 'Eventos urbanos de esta categoría' },
     chooseTipoFirst: 'Elija primero el tipo de evento',
+    fecha: {
+      help: 'Día/mes/año y la hora, si la tiene, de 0 a 23: 25/12/2026 21:30. El día solo es el día entero.',
+      invalid: 'No es una fecha: escríbala como 25/12/2026, o con la hora, 25/12/2026 21:30.',
+      invalidDay: 'No es un día: escríbalo como 25/12/2026.',
+    },
     conflict: {
       title: 'Otra persona cambió este registro mientras usted lo editaba.',
       message:
@@ -91,7 +96,9 @@ export const spanishMessages: TranslationMessages = {
       trashEmpty: 'La papelera está vacía.',
       restore: 'Restaurar',
       alreadyRestored: 'Ya restaurado: ver',
-      restoredFromTrash: 'Se restauró «%{title}» (y %{smart_count} participación) |||| Se restauró «%{title}» (y %{smart_count} participaciones)',
+      restoredFromTrash: 'Se restauró «%{title}».',
+      restoredWithParticipations:
+        'Se restauró «%{title}» (y %{smart_count} participación). |||| Se restauró «%{title}» (y %{smart_count} participaciones).',
       recent: 'Cambios recientes',
       recentHelp: 'Los últimos cambios de todo el catálogo, al instante.',
       all: 'Todos',
@@ -101,7 +108,7 @@ export const spanishMessages: TranslationMessages = {
       title: 'Importar y exportar',
       importTitle: 'Importar',
       importHelp:
-        'Elija un libro .xlsx (una hoja por recurso: Películas, Obras…) o archivos CSV con el nombre de su recurso (peliculas.csv…). La primera fila nombra las columnas, como en el catálogo.',
+        'Elija un libro .xlsx u .ods (una hoja por recurso: Películas, Obras…) o archivos CSV con el nombre de su recurso (peliculas.csv…). La primera fila nombra las columnas, como en el catálogo.',
       files: 'Archivos',
       noFiles: 'Ningún archivo elegido',
       existing: 'Registros que ya existen',
@@ -112,12 +119,20 @@ export const spanishMessages: TranslationMessages = {
       checkedOk: 'Sin problemas. Esto es lo que se guardaría (todavía no se guardó nada):',
       stored: 'Se guardó todo. Esto es lo que se guardó:',
       problems: '%{smart_count} problema: no se guardó nada. Corríjalo en el archivo y vuelva a intentarlo. |||| %{smart_count} problemas: no se guardó nada. Corríjalos en el archivo y vuelva a intentarlo.',
+      unlisted: 'Se listan los primeros %{listed}.',
       notices: 'Avisos',
       columns: { file: 'Archivo', sheet: 'Hoja', row: 'Fila', field: 'Columna', value: 'Valor', sentence: 'Problema', resource: 'Recurso', created: 'Nuevos', updated: 'Actualizados', unchanged: 'Sin cambios' },
       exportTitle: 'Exportar',
-      exportHelp: 'Todo el catálogo en un libro .xlsx: una hoja por recurso, con las fechas como fechas. Edítelo y vuelva a importarlo con «Reemplazarlos con los del archivo».',
+      exportHelp:
+        'Todo el catálogo en un libro .xlsx (o .ods, el de LibreOffice): una hoja por recurso, con las fechas como fechas. Edítelo y vuelva a importarlo con «Reemplazarlos con los del archivo». Cada lista exporta también lo que muestra, con sus filtros y su orden.',
       exportAll: 'Exportar todo',
     },
+    export: {
+      choose: 'Elegir el formato',
+      formats: { xlsx: 'Libro de Excel (.xlsx)', csv: 'CSV para planillas (;)', ods: 'Libro de LibreOffice (.ods)' },
+    },
+    noParticipants: 'Nadie participa todavía.',
+    noCareer: 'Todavía no participó en nada.',
     errors: {
       unreachable: 'No se pudo contactar con el servicio. Compruebe la conexión e inténtelo de nuevo.',
       notFound: 'El registro no existe: quizá alguien lo eliminó.',

@@ -1,6 +1,7 @@
 import { DataTable, List, ReferenceInput, AutocompleteInput, SelectInput, type RaRecord } from 'react-admin';
 import { artistaName, artistaQuery } from '../artistas/artistaName';
 import { TipoText } from '../common/related';
+import { ListActions } from '../common/ListActions';
 import { ResponsiveTable } from '../common/ResponsiveTable';
 import { ShowLink } from '../common/ShowLink';
 import { tipoEventoChoices } from '../common/tipoEvento';
@@ -16,7 +17,7 @@ const artista = (p: RaRecord) => (p.artista ? `${p.artista.nombre} ${p.artista.a
 
 /** Each participation with its artist and item, attached by the service (`_expand`). */
 export const ParticipacionList = () => (
-  <List filters={filters} queryOptions={{ meta: { expand: ['artista', 'evento'] } }}>
+  <List filters={filters} actions={<ListActions />} queryOptions={{ meta: { expand: ['artista', 'evento'] } }}>
     <ResponsiveTable primaryText={artista} secondaryText={(p) => p.evento?.titulo}>
       <DataTable.Col source="id" render={(p) => <ShowLink>#{p.id}</ShowLink>} />
       <DataTable.Col source="artistas_dni" render={artista} />

@@ -1,4 +1,3 @@
-import DownloadIcon from '@mui/icons-material/Download';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import {
@@ -12,29 +11,43 @@ import {
   MenuItem,
   Select,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableRow,
   Typography,
 } from '@mui/material';
 import { useState, type ChangeEvent } from 'react';
-import { HttpError, Title, useNotify, useTranslate } from 'react-admin';
+import { HttpError, Title, useTranslate } from 'react-admin';
 import { EXISTENTES, type Existentes, type ImportReport } from '../../../src/api/transferSchemas';
-import { HeadRow } from '../common/HeadRow';
+import { ExportChoices } from '../common/ExportButton';
+import { Rows } from '../common/Rows';
+import { exportUrl } from '../dataProvider';
 import { request } from '../dataProvider/http';
 
-type Outcome = { checked: boolean; report: ImportReport };
+type Problem = ImportReport['problemas'][number] & {
+  /** The column's label as the sheet heads it. */
+  columna?: string;
+};
+type Report = Omit<ImportReport, 'problemas' | 'avisos'> & {
+  problemas: Problem[];
+  /** Problems past those listed: counted, not listed. */
+  problemas_sin_listar?: number;
+  avisos: { archivo: string; hoja?: string; aviso: string }[];
+};
+type Outcome = { checked: boolean; report: Report };
+
+/** "1,4 MB": a file's size as staff read it. */
+function megabytes(bytes: number): string {
+  const mb = bytes / 1024 / 1024;
+  return mb < 0.1 ? '< 0,1 MB' : `${mb.toLocaleString('es-AR', { maximumFractionDigits: 1 })} MB`;
+}
 
 /**
  * Import and export for staff: pick a workbook or CSV files, check them ("Comprobar": every
  * problem with its row, column and value, and what would be stored), import them all or nothing,
  * and download the whole catalogue as a workbook. The service does the work (POST /importar,
- * GET /exportar.xlsx), with the same engines as the command line.
+ * GET /exportar.xlsx), with the same engines as the command line. Every answer, a file the
+ * service could not read included, is a report that stays on the page until the next one.
  */
 export const TransferPage = () => {
   const translate = useTranslate();
-  const notify = useNotify();
   const [files, setFiles] = useState<File[]>([]);
   const [existentes, setExistentes] = useState<Existentes>('error');
   const [working, setWorking] = useState(false);
@@ -44,18 +57,18 @@ export const TransferPage = () => {
     const form = new FormData();
     for (const file of files) form.append('archivo', file, file.name);
     setWorking(true);
-    setOutcome(undefined);
+    let report: Report;
     try {
-      const answer = await request('POST', `/importar?comprobar=${checked}&existentes=${existentes}`, { body: form });
-      setOutcome({ checked, report: answer.json as ImportReport });
+      report = (await request('POST', `/importar?comprobar=${checked}&existentes=${existentes}`, { body: form })).json as Report;
     } catch (error) {
-      // An import with problems is refused with its report; anything else is a notification.
-      const report = error instanceof HttpError ? (error.body as Partial<ImportReport> | undefined) : undefined;
-      if (report?.problemas) setOutcome({ checked, report: report as ImportReport });
-      else notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+      // Refused with its report (problems in rows, or with a file as a whole), or else for a reason that concerns them all.
+      const body = error instanceof HttpError ? (error.body as Partial<Report> | undefined) : undefined;
+      const problemas = body?.problemas ?? [{ archivo: files.map((f) => f.name).join(', '), frase: error instanceof Error ? translate(error.message) : String(error) }];
+      report = { guardado: false, avisos: [], recuentos: {}, ...body, problemas };
     } finally {
       setWorking(false);
     }
+    setOutcome({ checked, report });
   }
 
   const t = (key: string, options?: Record<string, unknown>) => translate(`cartelera.transfer.${key}`, options);
@@ -78,15 +91,12 @@ export const TransferPage = () => {
                 type="file"
                 name="archivo"
                 multiple
-                accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
-                onChange={(event: ChangeEvent<HTMLInputElement>) => {
-                  setFiles([...(event.target.files ?? [])]);
-                  setOutcome(undefined);
-                }}
+                accept=".xlsx,.ods,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.oasis.opendocument.spreadsheet,text/csv"
+                onChange={(event: ChangeEvent<HTMLInputElement>) => setFiles([...(event.target.files ?? [])])}
               />
             </Button>
             <Typography variant="body2" data-testid="archivos-elegidos">
-              {files.length > 0 ? files.map((f) => f.name).join(', ') : t('noFiles')}
+              {files.length > 0 ? files.map((f) => `${f.name} (${megabytes(f.size)})`).join(', ') : t('noFiles')}
             </Typography>
           </Stack>
           <FormControl size="small" sx={{ mt: 2, width: { xs: '100%', sm: 360 } }}>
@@ -108,7 +118,7 @@ export const TransferPage = () => {
             </Button>
           </Stack>
           {working && <Typography sx={{ mt: 2 }}>{t('working')}</Typography>}
-          {outcome && <Report outcome={outcome} t={t} />}
+          {outcome && <ReportView outcome={outcome} t={t} />}
         </CardContent>
       </Card>
       <Card>
@@ -119,70 +129,67 @@ export const TransferPage = () => {
           <Typography variant="body2" color="text.secondary" gutterBottom>
             {t('exportHelp')}
           </Typography>
-          <Button variant="contained" href="/exportar.xlsx" download startIcon={<DownloadIcon />} sx={{ mt: 1 }}>
-            {t('exportAll')}
-          </Button>
+          <Box sx={{ mt: 1 }}>
+            <ExportChoices label="cartelera.transfer.exportAll" href={(format) => exportUrl(format)} formats={['xlsx', 'ods']} variant="contained" />
+          </Box>
         </CardContent>
       </Card>
     </Stack>
   );
 };
 
-/** What the service answered: its problems, row by row, or what was (or would be) stored. */
-const Report = ({ outcome: { checked, report }, t }: { outcome: Outcome; t: (key: string, options?: Record<string, unknown>) => string }) => {
+/** What the service answered: its problems, each with its file, sheet, row and column, or what was (or would be) stored. */
+const ReportView = ({ outcome: { checked, report }, t }: { outcome: Outcome; t: (key: string, options?: Record<string, unknown>) => string }) => {
   const translate = useTranslate();
-  const label = (resource?: string, field?: string) =>
-    resource && field ? translate(`resources.${resource}.fields.${field}`, { _: field }) : (field ?? '');
+  const label = (p: Problem) => p.columna ?? (p.recurso && p.campo ? translate(`resources.${p.recurso}.fields.${p.campo}`, { _: p.campo }) : (p.campo ?? ''));
   const resourceName = (resource: string) => translate(`resources.${resource}.name`, { smart_count: 2, _: resource });
   const c = (key: string) => t(`columns.${key}`);
+  const unlisted = report.problemas_sin_listar ?? 0;
   return (
     <Box sx={{ mt: 3 }} data-testid="informe">
       {report.avisos.length > 0 && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {report.avisos.map((a) => `${a.archivo}: ${a.aviso}`).join(' ')}
+        <Alert severity="info" sx={{ mb: 2 }} aria-label={t('notices')}>
+          {report.avisos.map((a, i) => (
+            <div key={i}>{`${[a.archivo, a.hoja].filter(Boolean).join(', ')}: ${a.aviso}`}</div>
+          ))}
         </Alert>
       )}
       {report.problemas.length > 0 ? (
         <>
           <Alert severity="error" sx={{ mb: 2 }}>
-            {t('problems', { smart_count: report.problemas.length })}
+            {t('problems', { smart_count: report.problemas.length + unlisted })}
+            {unlisted > 0 && ` ${t('unlisted', { listed: report.problemas.length.toLocaleString('es-AR') })}`}
           </Alert>
-          <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-label={c('sentence')}>
-            <HeadRow titles={['file', 'sheet', 'row', 'field', 'value', 'sentence'].map(c)} />
-            <TableBody>
-              {report.problemas.map((p, i) => (
-                <TableRow key={i}>
-                  <TableCell>{p.archivo}</TableCell>
-                  <TableCell>{p.hoja ?? ''}</TableCell>
-                  <TableCell>{p.fila ?? ''}</TableCell>
-                  <TableCell>{label(p.recurso, p.campo)}</TableCell>
-                  <TableCell>{p.valor ?? ''}</TableCell>
-                  <TableCell>{p.frase}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          </Box>
+          <Rows<Problem>
+            label={c('sentence')}
+            rows={report.problemas}
+            rowKey={(p) => report.problemas.indexOf(p)}
+            columns={[
+              { title: c('file'), cell: (p) => p.archivo },
+              { title: c('sheet'), cell: (p) => p.hoja },
+              { title: c('row'), cell: (p) => p.fila },
+              { title: c('field'), cell: label },
+              { title: c('value'), cell: (p) => p.valor },
+              { title: c('sentence'), cell: (p) => p.frase },
+            ]}
+          />
         </>
       ) : (
         <>
           <Alert severity="success" sx={{ mb: 2 }}>
             {checked ? t('checkedOk') : t('stored')}
           </Alert>
-          <Table size="small" aria-label={c('resource')}>
-            <HeadRow titles={['resource', 'created', 'updated', 'unchanged'].map(c)} />
-            <TableBody>
-              {Object.entries(report.recuentos).map(([resource, counts]) => (
-                <TableRow key={resource}>
-                  <TableCell>{resourceName(resource)}</TableCell>
-                  <TableCell>{counts.nuevos}</TableCell>
-                  <TableCell>{counts.actualizados}</TableCell>
-                  <TableCell>{counts.sin_cambios}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <Rows<[string, Report['recuentos'][string]]>
+            label={c('resource')}
+            rows={Object.entries(report.recuentos)}
+            rowKey={([resource]) => resource}
+            columns={[
+              { title: c('resource'), cell: ([resource]) => resourceName(resource) },
+              { title: c('created'), cell: ([, counts]) => counts.nuevos },
+              { title: c('updated'), cell: ([, counts]) => counts.actualizados },
+              { title: c('unchanged'), cell: ([, counts]) => counts.sin_cambios },
+            ]}
+          />
         </>
       )}
     </Box>
