@@ -55,7 +55,7 @@ export function fechaFromText(text: string, { time = true } = {}): string | unde
   const two = (n: number | string) => String(n).padStart(2, '0');
   const written = `${year}-${two(m)}-${two(d)}T${two(hours)}:${two(minutes)}:${two(seconds)}.000Z`;
   // canonicalFecha refuses what no calendar has: 31/02, 24:00, 21:60.
-  return canonicalFecha(written) === undefined ? undefined : written;
+  return canonicalFecha(written, 'UTC') === undefined ? undefined : written;
 }
 
 /** A filter's day bound: "Desde" is that day's first instant, "Hasta" its last, in the same notation. */
