@@ -13,7 +13,7 @@ import { exportWorkbook } from '../transfer/write/xlsx.js';
 import { errorBody, ErrorBody, HttpError } from './errors.js';
 import { parseListQuery, type RawQuery } from './listQuery.js';
 import { localDateTime } from './time.js';
-import { ExportQuery, ImportQuery, ImportReport, type Existentes } from './transferSchemas.js';
+import { CsvExportQuery, ExportQuery, ImportQuery, ImportReport, type Existentes } from './transferSchemas.js';
 
 /** What the import does with a record already stored, for each word of `existentes`. */
 const ON_CONFLICT = { error: 'error', omitir: 'skip', actualizar: 'update' } as const satisfies Record<Existentes, OnConflict>;
@@ -75,12 +75,12 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
           description: `With \`recurso\` (${resources.map((r) => r.name).join(', ')}), that resource's list alone, filtered and sorted by the list's own parameters (\`q\`, \`_sort\`, \`_order\`, \`<field>\`, \`<field>_gte\`…, as \`GET /<recurso>\` takes them), every matching record.${format.ext === 'csv' ? ' `recurso` is required.' : ' Without it, the whole catalogue.'}`,
           operationId: format.operationId,
           produces: [format.type],
-          querystring: ExportQuery,
+          querystring: format.ext === 'csv' ? CsvExportQuery : ExportQuery,
           response: { '4xx': ErrorBody, '5xx': ErrorBody },
         },
       },
       async (request, reply) => {
-        const selection = exportSelection(request.query as RawQuery, format.ext === 'csv', timeZone);
+        const selection = exportSelection(request.query as RawQuery, timeZone);
         let file;
         try {
           file = await format.write(db, selection);
@@ -126,14 +126,11 @@ const EXPORTS = {
 } as const;
 
 /** What `GET /exportar.*` asks for: `recurso` and that list's own parameters, checked as the list checks them. */
-function exportSelection(raw: RawQuery, needsResource: boolean, timeZone: string): Selection {
+function exportSelection(raw: RawQuery, timeZone: string): Selection {
   const { recurso, ...list } = raw;
   const name = [recurso ?? []].flat().at(-1);
   const names = resources.map((r) => r.name);
-  if (name === undefined) {
-    if (needsResource) throw new HttpError(400, messages.transfer.csvNeedsResource(names));
-    return {};
-  }
+  if (name === undefined) return {};
   const resource = resources.find((r) => r.name === name);
   if (!resource) throw new HttpError(400, messages.transfer.unknownResource(name, names));
   return { resource, list: parseListQuery(list, resource.kinds, { expand: [], embed: [] }, timeZone) };

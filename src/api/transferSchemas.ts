@@ -46,6 +46,7 @@ export type ImportProblemWire = Static<typeof Problem>;
 export type Existentes = (typeof EXISTENTES)[number];
 
 /** `GET /exportar.*`: which list (else the whole catalogue); that list's own filter and sort parameters come beside it. */
-export const ExportQuery = Type.Object({
-  recurso: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'the resource whose list to export, by its path name', examples: ['peliculas'] })),
-});
+const Recurso = Type.Union([Type.String(), Type.Array(Type.String())], { description: 'the resource whose list to export, by its path name', examples: ['peliculas'] });
+export const ExportQuery = Type.Object({ recurso: Type.Optional(Recurso) });
+/** A CSV file holds one resource: `recurso` is required. */
+export const CsvExportQuery = Type.Object({ recurso: Recurso });

@@ -167,7 +167,6 @@ export const messages = {
     /** Problems past the first ones the report lists: counted, not listed. */
     unlisted: (count: number) => `Y ${count} ${count === 1 ? 'problema más' : 'problemas más'}, que no se listan.`,
     unknownResource: (name: string, expected: readonly string[]) => `No existe el recurso '${name}'; los recursos son: ${expected.join(', ')}.`,
-    csvNeedsResource: (expected: readonly string[]) => `Un CSV lleva un solo recurso: indíquelo con recurso (${expected.join(', ')}).`,
   },
 
   /** What an import says of a spreadsheet's rows and cells (docs/data.md). */

@@ -250,7 +250,7 @@ describe(`GET /exportar.xlsx, .ods and .csv of one list (${backend})`, () => {
       const names = 'categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones';
       assertError(await app.inject({ method: 'GET', url: '/exportar.xlsx?recurso=libros' }), 400, { details: `No existe el recurso 'libros'; los recursos son: ${names}.` });
       assertError(await app.inject({ method: 'GET', url: '/exportar.ods?recurso=libros' }), 400, { details: /'libros'/ });
-      assertError(await app.inject({ method: 'GET', url: '/exportar.csv' }), 400, { details: `Un CSV lleva un solo recurso: indíquelo con recurso (${names}).` });
+      assertError(await app.inject({ method: 'GET', url: '/exportar.csv' }), 400, { details: "El parámetro 'recurso' es obligatorio." });
       assertError(await app.inject({ method: 'GET', url: '/exportar.xlsx?recurso=peliculas&_sort=color' }), 400, { details: /'_sort' nombra un campo que no existe: color/ });
     }));
 });

@@ -47,10 +47,12 @@ export interface Api {
   others: string[];
   /** The methods each of them takes, upper case; HEAD wherever GET. */
   otherMethods: Record<string, string[]>;
+  /** Those whose GET needs a query parameter (a CSV export's `recurso`): asked without one, a 400. */
+  otherNeedsQuery: Set<string>;
 }
 
 interface OpenApiOperation {
-  parameters?: { name: string; in: string }[];
+  parameters?: { name: string; in: string; required?: boolean }[];
   requestBody?: { content?: Record<string, { schema?: { required?: string[] } }> };
 }
 type OpenApiPaths = Record<string, Record<string, OpenApiOperation>>;
@@ -116,5 +118,6 @@ export async function describeApi(app: FastifyInstance): Promise<Api> {
   // Paths with a parameter (/cambios/{id}) are for their own tests: the model knows no value for it.
   const others = Object.keys(paths).filter((p) => !p.includes('{') && !specs.some((s) => p === s.path || p.startsWith(`${s.path}/`)));
   const otherMethods = Object.fromEntries(others.map((p) => [p, methodsOf(Object.keys(paths[p] ?? {}))]));
-  return { resources: specs, others, otherMethods };
+  const otherNeedsQuery = new Set(others.filter((p) => paths[p]?.get?.parameters?.some((param) => param.in === 'query' && param.required === true)));
+  return { resources: specs, others, otherMethods, otherNeedsQuery };
 }

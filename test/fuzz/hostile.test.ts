@@ -147,7 +147,8 @@ function expectOther(sent: Sent, api: Api): Expected | undefined {
   if (!methods) return undefined;
   if (!methods.includes(method)) return { status: 405 };
   // Reads answer; a write there (an upload to /importar) is judged by its own tests.
-  return method === 'GET' || method === 'HEAD' ? { status: 200 } : undefined;
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  return { status: api.otherNeedsQuery.has(url) ? 400 : 200 };
 }
 
 function expectation(sent: Sent, api: Api, model: Catalogue): Expected | undefined {
