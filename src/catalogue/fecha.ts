@@ -12,6 +12,46 @@ const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 
+/** A time of day as people write it: `20:30`, `9:30:15`, `9:30 p. m.`, `9:30pm`, `12 a. m.` (midnight). */
+const TYPED_TIME = String.raw`(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*(?:([ap])\.?\s*m\.?)?`;
+/** `25/12/2026`, `25-12-2026`, `25.12.2026`, `25/12/26` (2026), each with a time or none. */
+const TYPED_SPANISH = new RegExp(String.raw`^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?:[ T]+${TYPED_TIME})?$`, 'i');
+/** `2026-11-14 20:30` (the interface itself takes `2026-11-14T20:30`). */
+const TYPED_ISO = new RegExp(String.raw`^(\d{4})-(\d{2})-(\d{2}) +${TYPED_TIME}$`, 'i');
+
+/**
+ * A date as people type it (in a spreadsheet's cell or the admin's date input), in the interface's
+ * notation: `25/12/2026` is `2026-12-25` (the whole day), `25/12/26 9:30 p. m.` is
+ * `2026-12-25T21:30:00Z`, the wall clock as typed. Undefined for text written no such way, or an
+ * hour its a. m./p. m. does not allow (13 p. m.); whether the day exists is canonicalFecha's to judge.
+ */
+export function typedFecha(text: string): string | undefined {
+  const trimmed = text.trim();
+  const spanish = TYPED_SPANISH.exec(trimmed);
+  if (spanish) {
+    const [, day = '', , month = '', year = '', ...time] = spanish;
+    return typedWallClock(year.length === 2 ? `20${year}` : year, month, day, time);
+  }
+  const iso = TYPED_ISO.exec(trimmed);
+  if (!iso) return undefined;
+  const [, year = '', month = '', day = '', ...time] = iso;
+  return typedWallClock(year, month, day, time);
+}
+
+const two = (n: string) => n.padStart(2, '0');
+
+/** A time with no minutes needs its a. m./p. m. (`9 p. m.`); 12 a. m. is midnight, 12 p. m. noon. */
+function typedWallClock(year: string, month: string, day: string, [hours, mins, secs, half]: (string | undefined)[]): string | undefined {
+  const date = `${year}-${two(month)}-${two(day)}`;
+  if (hours === undefined) return date;
+  let hour = Number(hours);
+  if (half !== undefined) {
+    if (hour < 1 || hour > 12) return undefined;
+    hour = (hour % 12) + (half.toLowerCase() === 'p' ? 12 : 0);
+  } else if (mins === undefined) return undefined;
+  return `${date}T${two(String(hour))}:${mins ?? '00'}:${secs ?? '00'}Z`;
+}
+
 /** Whether `value` is a real date-time written in the canonical form. */
 export const isCanonicalFecha = (value: string): boolean => canonicalFecha(value, 'UTC') === value;
 

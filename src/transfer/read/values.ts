@@ -1,3 +1,4 @@
+import { typedFecha } from '../../catalogue/fecha.js';
 import type { FieldKind } from '../../db/listing.js';
 import type { Cell } from './types.js';
 
@@ -58,44 +59,8 @@ function minutes(text: string): string | number {
   return text;
 }
 
-/** A time of day as people write it: `20:30`, `9:30:15`, `9:30 p. m.`, `9:30pm`, `12 a. m.` (midnight). */
-const TIME = String.raw`(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*(?:([ap])\.?\s*m\.?)?`;
-/** `25/12/2026`, `25-12-2026`, `25.12.2026`, `25/12/26` (2026), each with a time or none. */
-const SPANISH = new RegExp(String.raw`^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?:[ T]+${TIME})?$`, 'i');
-/** `2026-11-14 20:30` (the API itself takes `2026-11-14T20:30`). */
-const ISO = new RegExp(String.raw`^(\d{4})-(\d{2})-(\d{2}) +${TIME}$`, 'i');
-
 /** A date as people type it, as the API's `fecha`; anything else as it is, for the API to refuse. */
-function fecha(text: string): string {
-  const spanish = SPANISH.exec(text);
-  if (spanish) {
-    const [, day = '', , month = '', year = '', ...time] = spanish;
-    return wallClock(year.length === 2 ? `20${year}` : year, month, day, time) ?? text;
-  }
-  const iso = ISO.exec(text);
-  if (iso) {
-    const [, year = '', month = '', day = '', ...time] = iso;
-    return wallClock(year, month, day, time) ?? text;
-  }
-  return text;
-}
-
-const two = (n: string) => n.padStart(2, '0');
-
-/**
- * The API's `fecha` of a date and a time of day written as above; undefined for an hour that
- * its `a. m.`/`p. m.` does not allow (13 p. m.) or a time with no minutes and no `a. m.`/`p. m.`.
- */
-function wallClock(year: string, month: string, day: string, [hours, mins, secs, half]: (string | undefined)[]): string | undefined {
-  const date = `${year}-${two(month)}-${two(day)}`;
-  if (hours === undefined) return date;
-  let hour = Number(hours);
-  if (half !== undefined) {
-    if (hour < 1 || hour > 12) return undefined;
-    hour = (hour % 12) + (half.toLowerCase() === 'p' ? 12 : 0);
-  } else if (mins === undefined) return undefined;
-  return `${date}T${two(String(hour))}:${mins ?? '00'}:${secs ?? '00'}Z`;
-}
+const fecha = (text: string): string => typedFecha(text) ?? text;
 
 /**
  * A workbook's date cell, whose UTC fields hold the wall clock the sheet shows: a plain date at

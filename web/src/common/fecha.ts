@@ -1,4 +1,4 @@
-import { canonicalFecha } from '../../../src/catalogue/fecha.js';
+import { canonicalFecha, typedFecha } from '../../../src/catalogue/fecha.js';
 
 /**
  * `fecha` is the event's wall-clock time written in UTC notation (`2026-11-14T20:30:00.000+00:00`
@@ -21,41 +21,16 @@ export function fechaText(fecha: unknown): string {
 export const isFecha = (value: unknown): value is string => typeof value === 'string' && FECHA.test(value);
 
 /**
- * A day as Spanish speakers write it: 25/12/2026, 25-12-2026, 25.12.2026, or 25/12/26 (20xx); then,
- * when `time` allows it, a time of day on the 24-hour clock (21:30, 21:30:15) or with a. m./p. m.
- */
-const DAY = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})$/;
-const TIME = /^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(?:([ap])\.?\s*m\.?)?$/i;
-
-/**
  * What the text typed in a date input means, in the API's notation (`2026-12-25T21:30:00.000Z`, the
- * wall clock as typed); a day alone is its midnight, a whole day. Undefined when it is not a real
- * day and time, so that the form says so rather than storing a strange date.
+ * wall clock as typed), read as a spreadsheet's cell is (typedFecha); a day alone is its midnight, a
+ * whole day. Undefined when it is not a real day and time, so that the form says so rather than
+ * storing a strange date.
  */
 export function fechaFromText(text: string, { time = true } = {}): string | undefined {
-  const [dayText = '', ...rest] = text.trim().split(/\s+|(?<=\d)T(?=\d)/);
-  const day = DAY.exec(dayText);
-  if (!day) return undefined;
-  const [, d = '', , m = '', y = ''] = day;
-  const year = y.length === 2 ? `20${y}` : y;
-  let hours = 0, minutes = 0, seconds = 0;
-  if (rest.length > 0) {
-    const clock = time ? TIME.exec(rest.join(' ')) : null;
-    if (!clock) return undefined;
-    const [, h = '', mi = '0', s = '0', half] = clock;
-    hours = Number(h);
-    minutes = Number(mi);
-    seconds = Number(s);
-    if (half !== undefined) {
-      // 12 a. m. is midnight, 12 p. m. noon; a 12-hour clock has no 0 nor 13.
-      if (hours < 1 || hours > 12) return undefined;
-      hours = (hours % 12) + (half.toLowerCase() === 'p' ? 12 : 0);
-    }
-  }
-  const two = (n: number | string) => String(n).padStart(2, '0');
-  const written = `${year}-${two(m)}-${two(d)}T${two(hours)}:${two(minutes)}:${two(seconds)}.000Z`;
+  const typed = typedFecha(text);
+  if (typed === undefined || (!time && typed.includes('T'))) return undefined;
   // canonicalFecha refuses what no calendar has: 31/02, 24:00, 21:60.
-  return canonicalFecha(written, 'UTC') === undefined ? undefined : written;
+  return canonicalFecha(typed, 'UTC')?.replace('+00:00', 'Z');
 }
 
 /** A filter's day bound: "Desde" is that day's first instant, "Hasta" its last, in the same notation. */
