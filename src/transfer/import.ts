@@ -190,6 +190,7 @@ class Importer {
   private async resolveLookups(resource: AnyResource, raw: Record<string, unknown>, problems: Problem[]) {
     const unresolved = new Set<string>();
     const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup !== undefined && r.byLookup in raw ? [r.byLookup] : []));
+    if (aliases.length === 0 && !Object.keys(raw).some((name) => Object.hasOwn(valueLabels, name))) return { record: raw, unresolved };
     const record = Object.fromEntries(
       Object.entries(raw).filter(([name]) => !aliases.includes(name)).map(([name, value]) => [name, typeof value === 'string' ? codedValue(name, value) : value]),
     );
