@@ -1,4 +1,4 @@
-import { valueLabels } from '../catalogue/labels.js';
+import { fieldLabels, valueLabels } from '../catalogue/labels.js';
 import { messages } from '../catalogue/messages.js';
 import { normalizeKey } from '../catalogue/keys.js';
 import { Refusal, type Problem } from '../catalogue/refusal.js';
@@ -240,7 +240,8 @@ class Importer {
     if (first) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), first, place) });
     known.inFile.set(unique, place);
     const firstWithKey = fileKey === undefined ? undefined : known.keysInFile.get(fileKey);
-    if (firstWithKey) return void problems.push({ field: keyName, sentence: repeated(`${keyName} ${fileKey}`, firstWithKey, place) });
+    const keyLabel = (fieldLabels as Record<string, Record<string, string>>)[resource.name]?.[keyName] ?? keyName;
+    if (firstWithKey) return void problems.push({ field: keyName, sentence: repeated(`${keyLabel} ${fileKey}`, firstWithKey, place) });
     if (fileKey !== undefined) known.keysInFile.set(fileKey, place);
 
     // A row that carries its key is that record, whatever its title says; one without is matched by its title or name.
