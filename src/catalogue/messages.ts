@@ -197,6 +197,8 @@ export const messages = {
       `No se reconoce la hoja '${sheet}'; cada hoja lleva el nombre de un recurso: ${expected.join(', ')}.`,
     dateInText: (label: string, shown: string) =>
       `El campo '${label}' tiene una celda de fecha (${shown}) y no es una fecha: si es un texto, escríbalo como texto en la hoja.`,
+    timeWithoutDate: (label: string, shown: string) =>
+      `El campo '${label}' tiene una celda de hora (${shown}) sin fecha: escriba la fecha y la hora, como 14/11/2026 ${shown}.`,
     workbookTooLarge: (most: number) => `El libro ocupa más de ${megabytes(most)} sin comprimir; divídalo o expórtelo como CSV.`,
     tooManyRows: (resource: string, most: number) =>
       `${resource} tiene más registros de los que caben en una hoja (${most}): expórtelo como JSON o CSV.`,

@@ -99,6 +99,19 @@ describe(`importing LibreOffice's .ods and typed cells (${backend})`, () => {
     assert.deepEqual((await lists(url))('categorias').map((c) => c.nombre), ['Uno   dos\ttres\ncuatro\ncinco']);
   });
 
+  it('when a date and time column holds a time alone (a time cell), then it is a problem quoting it, never a date of 1899', async () => {
+    const { url } = await started.store();
+    const hora = '<table:table-cell office:value-type="time" office:time-value="PT20H30M00S"><text:p>20:30</text:p></table:table-cell>';
+    const header = ['Título', 'Descripción', 'Fecha y hora', 'Lugar', 'Categoría'].map((t) => text(t)).join('');
+    const file = ods('eventos.ods', 'Eventos urbanos', `<table:table-row>${header}</table:table-row><table:table-row>${text('Murga')}${text('Tablado.')}${hora}${text('Barrio Sur')}${text('Drama')}</table:table-row>`);
+    const run = await cartelera(['import', '--create', '--dry-run', file], url);
+    assert.equal(run.code, 1);
+    assert.equal(
+      run.stderr.split('\n').find((l) => l.includes('Fecha y hora:')),
+      `${file}, Eventos urbanos, row 2, Fecha y hora: eventosUrbanos.fecha: El campo 'Fecha y hora' tiene una celda de hora (20:30) sin fecha: escriba la fecha y la hora, como 14/11/2026 20:30. Valor recibido: "20:30". Ejemplos: 14/11/2026, 14/11/2026 20:30, 2026-11-14.`,
+    );
+  });
+
   it('when a formula failed (#DIV/0!, which LibreOffice writes as the number 0), then its cell is empty, as in an .xlsx', async () => {
     const { url } = await started.store();
     const failed = '<table:table-cell table:formula="of:=1/0" office:value-type="float" office:value="0" calcext:value-type="error"><text:p>#DIV/0!</text:p></table:table-cell>';

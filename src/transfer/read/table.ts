@@ -63,9 +63,9 @@ export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place,
       if (field === undefined || cell === null || isEmpty(cell)) return;
       const read = cellValue(resource.kinds[field], field, cell);
       const label = named[field] ?? field;
-      if ('misplacedDate' in read) {
-        given[field] = read.misplacedDate;
-        problems.push({ field, label, value: read.misplacedDate, sentence: messages.spreadsheet.dateInText(label, read.misplacedDate) });
+      if ('refused' in read) {
+        given[field] = read.shown;
+        problems.push({ field, label, value: read.shown, sentence: messages.spreadsheet[read.refused](label, read.shown) });
         return;
       }
       record[field] = read.value;

@@ -1,8 +1,12 @@
 import type { FieldKind } from '../../db/listing.js';
 import type { Cell } from './types.js';
 
-/** A cell read: the value handed to the API's rules and the cell as the sheet shows it, or why it cannot be read. */
-export type ReadCell = { value: string | number; shown: string } | { misplacedDate: string };
+/**
+ * A cell read: the value handed to the API's rules and the cell as the sheet shows it; or, for a
+ * cell that cannot be read, what it is (a date where no date belongs, a time where a date and
+ * time belong) and how the sheet shows it.
+ */
+export type ReadCell = { value: string | number; shown: string } | { refused: 'dateInText' | 'timeWithoutDate'; shown: string };
 
 /**
  * A cell as spreadsheets hold it and people type it, turned into what the API takes; anything
@@ -14,10 +18,10 @@ export type ReadCell = { value: string | number; shown: string } | { misplacedDa
 export function cellValue(kind: FieldKind | undefined, field: string, cell: Exclude<Cell, null>): ReadCell {
   const duration = kind?.type === 'integer' && field === 'duracion';
   if (cell instanceof Date) {
-    if (kind?.type === 'fecha') return { value: wallClockOf(cell), shown: shownDate(cell) };
-    const clock = duration ? clockOf(cell) : undefined;
+    const clock = clockOf(cell);
+    if (kind?.type === 'fecha') return clock ? { refused: 'timeWithoutDate', shown: clock.shown } : { value: wallClockOf(cell), shown: shownDate(cell) };
     // A date cell where no date belongs (a title the spreadsheet took for a date) is neither stored as shown nor as its serial number.
-    if (clock === undefined) return { misplacedDate: shownDate(cell) };
+    if (!duration || clock === undefined) return { refused: 'dateInText', shown: shownDate(cell) };
     return { value: clock.minutes ?? clock.shown, shown: clock.shown };
   }
   const shown = String(cell);
