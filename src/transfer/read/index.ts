@@ -60,9 +60,12 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
     const read = WORKBOOKS[ext(file)];
     if (read) yield* batches(await read(file.name, file.bytes));
   }
-  const order = (file: SpreadsheetFile) => resources.indexOf(csvResource(file.name) as AnyResource);
-  for (const { name, bytes } of readable.filter((file) => ext(file) === '.csv').sort((a, b) => order(a) - order(b))) {
-    const read = readCsv(name, bytes, csvResource(name) as AnyResource, options.encoding);
+  const csv = readable.flatMap((file) => {
+    const resource = ext(file) === '.csv' ? csvResource(file.name) : undefined;
+    return resource ? [{ ...file, resource }] : [];
+  });
+  for (const { name, bytes, resource } of csv.sort((a, b) => resources.indexOf(a.resource) - resources.indexOf(b.resource))) {
+    const read = readCsv(name, bytes, resource, options.encoding);
     if (read.notice) yield [{ notice: read.notice, place: { file: name } }];
     yield* batches(read.items);
   }
