@@ -1,4 +1,4 @@
-import { valueLabels } from '../catalogue/labels.js';
+import { fieldLabels, valueLabels } from '../catalogue/labels.js';
 import { messages } from '../catalogue/messages.js';
 import { normalizeKey } from '../catalogue/keys.js';
 import { Refusal, type Problem } from '../catalogue/refusal.js';
@@ -67,6 +67,8 @@ interface Known {
   inFile: Map<string, Place>;
   /** Keys the file has given so far, and where each first came. */
   keysInFile: Map<number, Place>;
+  /** Titles and names records had before this import renamed them: a sheet may still name a record so (a movie's old category name). */
+  formerly: Map<string, number>;
   /** What people call a record (resource.knownAs: an artist's name), normalized → the records so called: key → as a sheet shows it. */
   byName?: Map<string, Map<number, string>>;
   resource: AnyResource;
@@ -192,6 +194,7 @@ class Importer {
   private async resolveLookups(resource: AnyResource, raw: Record<string, unknown>, problems: Problem[]) {
     const unresolved = new Set<string>();
     const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup !== undefined && r.byLookup in raw ? [r.byLookup] : []));
+    if (aliases.length === 0 && !Object.keys(raw).some((name) => Object.hasOwn(valueLabels, name))) return { record: raw, unresolved };
     const record = Object.fromEntries(
       Object.entries(raw).filter(([name]) => !aliases.includes(name)).map(([name, value]) => [name, typeof value === 'string' ? codedValue(name, value) : value]),
     );
@@ -203,7 +206,7 @@ class Importer {
       if (!target) continue; // validation names the tipo_evento at fault
       const known = this.known.get(target) ?? (await this.knownOf(target));
       const named = typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-      const key = named === undefined ? undefined : known.byUnique.get(normalizeKey(named));
+      const key = named === undefined ? undefined : (known.byUnique.get(normalizeKey(named)) ?? known.formerly.get(normalizeKey(named)));
       const called = named === undefined || key !== undefined ? [] : [...(known.byName?.get(normalizeKey(named)) ?? [])];
       if (key !== undefined || called.length === 1) {
         record[field] = key ?? called[0]?.[0];
@@ -241,7 +244,8 @@ class Importer {
     if (first) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), first, place) });
     known.inFile.set(unique, place);
     const firstWithKey = fileKey === undefined ? undefined : known.keysInFile.get(fileKey);
-    if (firstWithKey) return void problems.push({ field: keyName, sentence: repeated(`${keyName} ${fileKey}`, firstWithKey, place) });
+    const keyLabel = (fieldLabels as Record<string, Record<string, string>>)[resource.name]?.[keyName] ?? keyName;
+    if (firstWithKey) return void problems.push({ field: keyName, sentence: repeated(`${keyLabel} ${fileKey}`, firstWithKey, place) });
     if (fileKey !== undefined) known.keysInFile.set(fileKey, place);
 
     // A row that carries its key is that record, whatever its title says; one without is matched by its title or name.
@@ -292,11 +296,14 @@ class Importer {
     }
   }
 
-  /** A record's title, name and what people call it, once it has others. */
+  /** A record's title, name and what people call it, once it has others (its former title or name still names it, after its current ones). */
   private forget(known: Known, record: Record<string, unknown>): void {
     const key = record[known.resource.key.name] as number;
     const unique = uniqueKeyOf(known.resource, record);
-    if (known.byUnique.get(unique) === key) known.byUnique.delete(unique);
+    if (known.byUnique.get(unique) === key) {
+      known.byUnique.delete(unique);
+      known.formerly.set(unique, key);
+    }
     for (const name of known.byName ? (known.resource.knownAs?.(record) ?? []) : []) known.byName?.get(normalizeKey(name))?.delete(key);
   }
 
@@ -350,7 +357,7 @@ class Importer {
   private async knownOf(resource: AnyResource): Promise<Known> {
     let known = this.known.get(resource);
     if (!known) {
-      known = { resource, byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Map(), keysInFile: new Map(), restored: false, highest: 0 };
+      known = { resource, byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Map(), keysInFile: new Map(), formerly: new Map(), restored: false, highest: 0 };
       if (resource.knownAs) known.byName = new Map();
       for await (const rows of allRows(this.db, resource.table, resource.key.name)) {
         for (const row of rows) this.know(known, uniqueKeyOf(resource, row), row[resource.key.name] as number, row);

@@ -58,6 +58,33 @@ describe(`POST /importar: the round trip (${backend})`, () => {
       assert.deepEqual(await list(app, '/peliculas'), before);
     }));
 
+  it('when a category is renamed in its sheet and the movies\' rows still name it as before, then the category is renamed and the movies stay in it', () =>
+    withApp(async (app) => {
+      const { drama } = await twoMovies(app);
+      const before = await list(app, '/peliculas');
+      const files = [
+        ...csv('categorias.csv', ['Id;Nombre', `${drama.id};Drama social`]),
+        { name: 'peliculas.csv', bytes: await exported(app, 'peliculas') },
+      ];
+      const res = await importar(app, '?existentes=actualizar', files);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json<Json>().recuentos, { categorias: { nuevos: 0, actualizados: 1, sin_cambios: 0 }, peliculas: { nuevos: 0, actualizados: 0, sin_cambios: 2 } });
+      assert.deepEqual(await list(app, '/categorias'), [{ id: drama.id, nombre: 'Drama social' }]);
+      assert.deepEqual(await list(app, '/peliculas'), before);
+    }));
+
+  it('when two rows carry the same Id, then the second is a problem naming the row of the first, and nothing is stored', () =>
+    withApp(async (app) => {
+      const { cienaga } = await twoMovies(app);
+      const before = await list(app, '/peliculas');
+      const res = await importar(app, '?existentes=actualizar', csv('peliculas.csv', [HEADER, `${cienaga.id};Una;S.;90;Drama`, `${cienaga.id};Otra;S.;90;Drama`]));
+      assert.equal(res.statusCode, 400, res.body);
+      assert.deepEqual(res.json<Json>().problemas, [
+        { archivo: 'peliculas.csv', fila: 3, recurso: 'peliculas', campo: 'id', columna: 'Id', valor: String(cienaga.id), frase: `Id ${cienaga.id} está repetido en la fila 2 de este archivo.` },
+      ]);
+      assert.deepEqual(await list(app, '/peliculas'), before);
+    }));
+
   it('when a text differs from the stored one only in its line endings, then the row is unchanged; when another cell changed, the stored line endings are kept', () =>
     withApp(async (app) => {
       const { zama } = await twoMovies(app);

@@ -1,10 +1,10 @@
+import { TIPOS_EVENTO } from '../../catalogue/fields.js';
 import { fieldLabels, labelsOfResource, valueLabel } from '../../catalogue/labels.js';
+import { messages } from '../../catalogue/messages.js';
 import { allRows, listRows, type ListQuery } from '../../db/listing.js';
 import type { Db } from '../../db/schema.js';
-import { TIPOS_EVENTO } from '../../catalogue/fields.js';
 import type { AnyResource, Reference } from '../../resources/define.js';
 import { resources } from '../../resources/index.js';
-import { messages } from '../../catalogue/messages.js';
 import { inSnapshot } from '../snapshot.js';
 
 /** A sheet's cell: text, a number, a `fecha` as the API answers it (the event's wall clock), or nothing. */
@@ -38,7 +38,7 @@ const SHEET_ROWS = 1_048_576;
 // eslint-disable-next-line no-control-regex -- these control characters are what it looks for
 const UNWRITABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/u;
 
-/** The sheet's rows, each checked: `rows` is how many the sheet has so far, the header included. */
+/** A row of `sheet` as a sheet can hold it, or NotInASheet saying why not: `rows` counts the sheet's rows with this one, the header included. */
 export function checkedRow(sheet: StaffSheet, row: SheetCell[], rows: number): SheetCell[] {
   if (rows > SHEET_ROWS) throw new NotInASheet(messages.spreadsheet.tooManyRows(sheet.resource.name, SHEET_ROWS - 1));
   row.forEach((cell, c) => {
@@ -102,7 +102,7 @@ async function shownNames(db: Db, resource: AnyResource): Promise<Map<number, st
   return names;
 }
 
-export function columnsOf(resource: AnyResource): Column[] {
+function columnsOf(resource: AnyResource): Column[] {
   const labels = (fieldLabels as Record<string, Record<string, string>>)[resource.name] ?? {};
   return Object.keys(resource.schemas.item.properties).map((field) => {
     const type = resource.kinds[field]?.type;
