@@ -1,5 +1,5 @@
 import type { TranslationMessages } from 'react-admin';
-import { fieldLabels, resourceLabels } from '../../../src/catalogue/labels';
+import { fieldLabels, resourceLabels, valueLabels } from '../../../src/catalogue/labels';
 import { raSpanish } from './raSpanish';
 
 /** react-admin's "one |||| many" from the resource's labels. */
@@ -58,7 +58,7 @@ export const spanishMessages: TranslationMessages = {
   },
   cartelera: {
     title: 'Cartelera: administración del catálogo',
-    tipoEvento: { pelicula: 'Película', obra: 'Obra', eventoUrbano: 'Evento urbano' },
+    tipoEvento: valueLabels.tipo_evento,
     addParticipant: 'Agregar un artista',
     usedBy: { peliculas: 'Películas de esta categoría', Obras: 'Obras de esta categoría', eventosUrbanos: 'Eventos urbanos de esta categoría' },
     chooseTipoFirst: 'Elija primero el tipo de evento',
