@@ -910,7 +910,7 @@ describe('the admin\'s history, trash and recent changes', () => {
     await s.close();
   });
 
-  it('when a change is made through the API, then Cambios recientes shows it without a reload', TIMEOUT, async () => {
+  it('when a change is made through the API, then Cambios recientes shows it without a reload, a participation\'s kind in words', TIMEOUT, async () => {
     const s = await session();
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/cambios`);
@@ -922,6 +922,13 @@ describe('the admin\'s history, trash and recent changes', () => {
     assert.match(await row.innerText(), /Alta/);
     await service.api.call('PUT', `/categorias/${categoria.id}`, { nombre: 'Carnaval y murga' });
     await page.getByText('Nombre: Carnaval → Carnaval y murga').waitFor();
+    // A participation's kind as people read it, not its code.
+    const pelicula = await service.api.create('/peliculas', { titulo: 'Carnaval de Oruro', sipnosis: 'Diablada.', duracion: 80, categoria_id: categoria.id });
+    const obra = await service.api.create('/Obras', { titulo: 'Murga del Bajo', descripcion: 'Murga.', duracion: 50, categoria_id: categoria.id });
+    await service.api.create('/artistas', { dni: 27444555, nombre: 'Pedro', apellido: 'Ruiz', tipo: 'murguista', descripcion: 'Murga.' });
+    const participacion = await service.api.create('/participaciones', { artistas_dni: 27444555, tipo_evento: 'pelicula', evento_id: pelicula.id });
+    await service.api.call('PUT', `/participaciones/${participacion.id}`, { artistas_dni: 27444555, tipo_evento: 'obra', evento_id: obra.id });
+    await page.getByText('Tipo de evento: Película → Obra').waitFor();
     await screenshot(page, 'cambios-recientes');
     await s.close();
   });
