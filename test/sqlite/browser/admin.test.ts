@@ -755,7 +755,7 @@ describe('the admin\'s round trip', () => {
     await service?.cleanUp();
   });
 
-  it('when the catalogue is exported, one title and one sinopsis are edited in the workbook and it is imported with "Reemplazarlos con los del archivo", then exactly those two cells change, in the lists, the pages and Cambios recientes, at 360 and 1280 px', TIMEOUT, async () => {
+  it('when the catalogue is exported, one title and one sinopsis are edited in the workbook and it is imported with "Actualizarlos con los del archivo", then exactly those two cells change, in the lists, the pages and Cambios recientes, at 360 and 1280 px', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Drama' });
     const cienaga = await service.api.create('/peliculas', { titulo: 'La ciénaga', sipnosis: 'Salta, en verano.', duracion: 103, categoria_id: categoria.id });
     // Written by Excel, a cell of several lines: the API stores its CRLF as sent.
@@ -781,7 +781,7 @@ describe('the admin\'s round trip', () => {
       await input(page, 'archivo').setInputFiles({ name, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: edited });
       await page.getByTestId('archivos-elegidos').getByText(name, { exact: false }).waitFor();
       await page.getByRole('combobox', { name: 'Registros que ya existen' }).click();
-      await page.getByRole('option', { name: 'Reemplazarlos con los del archivo' }).click();
+      await page.getByRole('option', { name: 'Actualizarlos con los del archivo' }).click();
       await page.getByRole('button', { name: 'Comprobar' }).click();
       const report = page.getByTestId('informe');
       await report.getByText('Sin problemas. Esto es lo que se guardaría (todavía no se guardó nada):').waitFor();
