@@ -205,7 +205,7 @@ export const messages = {
       `${resource} tiene más registros de los que caben en una hoja (${most}): expórtelo como JSON o CSV.`,
     unwritable: (resource: string, key: string, field: string, code: string) =>
       `${resource} ${key}: el campo '${field}' tiene un carácter de control (${code}) que una hoja de cálculo no puede guardar: expórtelo como JSON o CSV.`,
-    examples: { fecha: 'Ejemplos: 14/11/2026, 14/11/2026 20:30, 2026-11-14.', duracion: 'Ejemplos: 95, 95 min, 1:45.' } as Record<string, string>,
+    examples: { fecha: 'Ejemplos: 14/11/2026, 14/11/2026 20:30, 14/11/26 8:30 p. m.', duracion: 'Ejemplos: 95, 1:35, 1h35.' } as Record<string, string>,
     repeated: (value: string, row: number) => `${value} está repetido en la fila ${row} de este archivo.`,
     repeatedAt: (value: string, index: number) => `${value} está repetido en la posición ${index} de este archivo.`,
     repeatedElsewhere: (value: string, where: string) => `${value} ya viene en ${where}.`,

@@ -60,7 +60,7 @@ describe(`POST /importar (${backend})`, () => {
           campo: 'duracion',
           columna: 'Duración (minutos)',
           valor: 'dos horas',
-          frase: "El campo 'Duración (minutos)' debe ser un número entero. Ejemplos: 95, 95 min, 1:45.",
+          frase: "El campo 'Duración (minutos)' debe ser un número entero. Ejemplos: 95, 1:35, 1h35.",
         },
       ]);
       assert.deepEqual(await titles(app, '/categorias'), []);

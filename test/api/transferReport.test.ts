@@ -70,7 +70,7 @@ describe(`POST /importar, the report (${backend})`, () => {
           campo: 'duracion',
           columna: 'Duración (minutos)',
           valor: 'dos horas',
-          frase: "El campo 'Duración (minutos)' debe ser un número entero. Ejemplos: 95, 95 min, 1:45.",
+          frase: "El campo 'Duración (minutos)' debe ser un número entero. Ejemplos: 95, 1:35, 1h35.",
         },
         {
           archivo: 'Obras.csv',

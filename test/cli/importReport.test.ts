@@ -51,7 +51,7 @@ describe(`import: cells as typed, and the report (${backend})`, () => {
     });
     assert.equal(run.code, 1);
     const sentence = "eventosUrbanos.fecha: El campo 'Fecha y hora' debe ser una fecha válida (AAAA-MM-DD o fecha y hora ISO 8601).";
-    const examples = 'Ejemplos: 14/11/2026, 14/11/2026 20:30, 2026-11-14.';
+    const examples = 'Ejemplos: 14/11/2026, 14/11/2026 20:30, 14/11/26 8:30 p. m.';
     assert.deepEqual(lines, [
       `eventosUrbanos.csv, row 2, Fecha y hora: ${sentence} Valor recibido: "30/02/26". ${examples}`,
       `eventosUrbanos.csv, row 3, Fecha y hora: ${sentence} Valor recibido: "25/12/2026 13:00 p. m.". ${examples}`,
@@ -68,7 +68,7 @@ describe(`import: cells as typed, and the report (${backend})`, () => {
     assert.deepEqual(lines, [
       "peliculas.csv, row 2, Título: peliculas.titulo: El campo 'Título' es obligatorio.",
       `peliculas.csv, row 2, Sinopsis: peliculas.sipnosis: El campo 'Sinopsis' no puede tener más de 5000 caracteres. Valor recibido: "${'x'.repeat(5001)}".`,
-      `peliculas.csv, row 2, Duración (minutos): peliculas.duracion: El campo 'Duración (minutos)' debe ser un número entero. Valor recibido: "dos horas". Ejemplos: 95, 95 min, 1:45.`,
+      `peliculas.csv, row 2, Duración (minutos): peliculas.duracion: El campo 'Duración (minutos)' debe ser un número entero. Valor recibido: "dos horas". Ejemplos: 95, 1:35, 1h35.`,
       'peliculas.csv, row 3, Categoría: peliculas.categoria: No existe la categoría con el nombre: Nada. Valor recibido: "Nada".',
     ]);
   });

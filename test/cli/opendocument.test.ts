@@ -108,7 +108,7 @@ describe(`importing LibreOffice's .ods and typed cells (${backend})`, () => {
     assert.equal(run.code, 1);
     assert.equal(
       run.stderr.split('\n').find((l) => l.includes('Fecha y hora:')),
-      `${file}, Eventos urbanos, row 2, Fecha y hora: eventosUrbanos.fecha: El campo 'Fecha y hora' tiene una celda de hora (20:30) sin fecha: escriba la fecha y la hora, como 14/11/2026 20:30. Valor recibido: "20:30". Ejemplos: 14/11/2026, 14/11/2026 20:30, 2026-11-14.`,
+      `${file}, Eventos urbanos, row 2, Fecha y hora: eventosUrbanos.fecha: El campo 'Fecha y hora' tiene una celda de hora (20:30) sin fecha: escriba la fecha y la hora, como 14/11/2026 20:30. Valor recibido: "20:30". Ejemplos: 14/11/2026, 14/11/2026 20:30, 14/11/26 8:30 p. m.`,
     );
   });
 

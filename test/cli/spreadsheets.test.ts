@@ -96,7 +96,7 @@ describe(`importing spreadsheets' CSV (${backend})`, () => {
     const file = join(path, 'peliculas.csv');
     assert.deepEqual(problems, [
       `${file}, row 5, duracion: peliculas.duracion: El campo 'duracion' es obligatorio.`,
-      `${file}, row 6, duracion: peliculas.duracion: El campo 'duracion' debe ser un número entero. Valor recibido: "31/02/2026". Ejemplos: 95, 95 min, 1:45.`,
+      `${file}, row 6, duracion: peliculas.duracion: El campo 'duracion' debe ser un número entero. Valor recibido: "31/02/2026". Ejemplos: 95, 1:35, 1h35.`,
     ]);
   });
 
@@ -107,7 +107,7 @@ describe(`importing spreadsheets' CSV (${backend})`, () => {
     });
     assert.equal(run.code, 1);
     assert.deepEqual(problems, [
-      `${join(path, 'eventosUrbanos.csv')}, row 2, fecha: eventosUrbanos.fecha: El campo 'fecha' debe ser una fecha válida (AAAA-MM-DD o fecha y hora ISO 8601). Valor recibido: "31/02/2026". Ejemplos: 14/11/2026, 14/11/2026 20:30, 2026-11-14.`,
+      `${join(path, 'eventosUrbanos.csv')}, row 2, fecha: eventosUrbanos.fecha: El campo 'fecha' debe ser una fecha válida (AAAA-MM-DD o fecha y hora ISO 8601). Valor recibido: "31/02/2026". Ejemplos: 14/11/2026, 14/11/2026 20:30, 14/11/26 8:30 p. m.`,
     ]);
   });
 

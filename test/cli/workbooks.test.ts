@@ -50,7 +50,7 @@ describe(`importing and exporting workbooks (${backend})`, () => {
     const run = await cartelera(['import', '--create', fixture('catalogo-con-error.xlsx')], url);
     assert.equal(run.code, 1);
     assert.deepEqual(run.stderr.split('\n').filter((l) => l.includes(', row ')), [
-      `${fixture('catalogo-con-error.xlsx')}, Películas, row 3, Duración (minutos): peliculas.duracion: El campo 'Duración (minutos)' debe ser un número entero. Valor recibido: "dos horas". Ejemplos: 95, 95 min, 1:45.`,
+      `${fixture('catalogo-con-error.xlsx')}, Películas, row 3, Duración (minutos): peliculas.duracion: El campo 'Duración (minutos)' debe ser un número entero. Valor recibido: "dos horas". Ejemplos: 95, 1:35, 1h35.`,
     ]);
     assert.deepEqual((await lists(url))('categorias'), []);
   });

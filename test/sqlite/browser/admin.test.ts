@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import readXlsxFile from 'read-excel-file/node';
 import { root } from '../../service.js';
@@ -635,7 +635,7 @@ describe('the admin\'s import and export', () => {
       '3',
       'Duración (minutos)',
       'dos horas',
-      "El campo 'Duración (minutos)' debe ser un número entero. Ejemplos: 95, 95 min, 1:45.",
+      "El campo 'Duración (minutos)' debe ser un número entero. Ejemplos: 95, 1:35, 1h35.",
     ]);
     await screenshot(page, 'importar-problemas');
     assert.deepEqual(await service.api.list('/categorias'), []);
@@ -723,6 +723,127 @@ describe('the admin\'s import and export', () => {
   });
 });
 
+/**
+ * A workbook edited as in a spreadsheet: each text cell `from` now reads `to`, every other byte of
+ * every part as it was. Fails unless each `from` is the whole text of exactly one cell.
+ */
+function editedWorkbook(bytes: Buffer, edits: [from: string, to: string][]): Buffer {
+  const parts = unzipSync(bytes);
+  const escaped = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  for (const [from, to] of edits) {
+    // A cell's text is the whole of an element <t> (or <t xml:space="preserve">).
+    const [cell, edited] = [`>${escaped(from)}</t>`, `>${escaped(to)}</t>`];
+    let found = 0;
+    for (const [name, part] of Object.entries(parts)) {
+      const pieces = name.endsWith('.xml') ? strFromU8(part).split(cell) : [];
+      if (pieces.length < 2) continue;
+      found += pieces.length - 1;
+      parts[name] = strToU8(pieces.join(edited));
+    }
+    assert.equal(found, 1, `one cell reads ${from}`);
+  }
+  return Buffer.from(zipSync(parts));
+}
+
+// The round trip as docs/admin.md tells it, step by step: Exportar todo, edit the workbook, Comprobar, Importar.
+describe('the admin\'s round trip', () => {
+  let service: Started;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => {
+    await service?.cleanUp();
+  });
+
+  it('when the catalogue is exported, one title and one sinopsis are edited in the workbook and it is imported with "Actualizarlos con los del archivo", then exactly those two cells change, in the lists, the pages and Cambios recientes, at 360 and 1280 px', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Drama' });
+    const cienaga = await service.api.create('/peliculas', { titulo: 'La ciénaga', sipnosis: 'Salta, en verano.', duracion: 103, categoria_id: categoria.id });
+    // Written by Excel, a cell of several lines: the API stores its CRLF as sent.
+    const relatos = await service.api.create('/peliculas', { titulo: 'Relatos salvajes', sipnosis: 'Seis historias.\r\nVenganza y humor negro.', duracion: 122, categoria_id: categoria.id });
+    const zama = await service.api.create('/peliculas', { titulo: 'Zama', sipnosis: 'Un funcionario espera.', duracion: 115, categoria_id: categoria.id });
+    const [last] = await service.api.list('/cambios?_sort=-id&_limit=1');
+    const edits: [string, string][] = [
+      ['La ciénaga', 'La ciénaga (2001)'],
+      ['Un funcionario espera.', 'Un funcionario espera su traslado.'],
+    ];
+
+    // Steps 1 to 4, on a phone and on a desktop: the workbook downloads, and Comprobar tells what would change, storing nothing.
+    for (const width of [360, 1280]) {
+      const s = await session({ width, timezoneId: 'America/Argentina/Buenos_Aires' });
+      const page = await s.open();
+      await page.goto(`${service.base}/admin/#/importar`);
+      await page.getByRole('heading', { name: 'Importar', exact: true }).waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar todo' }).click()]);
+      assert.match(download.suggestedFilename(), /^cartelera-\d{4}-\d{2}-\d{2}\.xlsx$/);
+      const name = download.suggestedFilename();
+      const edited = editedWorkbook(readFileSync(await download.path()), edits);
+
+      await input(page, 'archivo').setInputFiles({ name, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: edited });
+      await page.getByTestId('archivos-elegidos').getByText(name, { exact: false }).waitFor();
+      await page.getByRole('combobox', { name: 'Registros que ya existen' }).click();
+      await page.getByRole('option', { name: 'Actualizarlos con los del archivo' }).click();
+      await page.getByRole('button', { name: 'Comprobar' }).click();
+      const report = page.getByTestId('informe');
+      await report.getByText('Sin problemas. Esto es lo que se guardaría (todavía no se guardó nada):').waitFor();
+      const counts = report.getByRole(width === 360 ? 'list' : 'table', { name: 'Recurso' });
+      if (width === 1280) {
+        assert.deepEqual(await counts.locator('tbody tr').filter({ hasText: 'Películas' }).locator('td').allInnerTexts(), ['Películas', '0', '2', '1']);
+      } else {
+        assert.match(await counts.locator('li').filter({ hasText: 'Películas' }).innerText(), /^Recurso\s+Películas\s+Nuevos\s+0\s+Actualizados\s+2\s+Sin cambios\s+1$/);
+      }
+      await screenshot(page, `ida-y-vuelta-comprobar-${width}`);
+      await fits(page, `ida-y-vuelta-comprobar-${width}`, width);
+      assert.deepEqual(await service.api.list('/peliculas'), [cienaga, relatos, zama], 'Comprobar stores nothing');
+      if (width === 360) {
+        await s.close();
+        continue;
+      }
+
+      // Step 5: Importar stores it, and says what it stored.
+      await page.getByRole('button', { name: 'Importar', exact: true }).click();
+      await report.getByText('Se guardó todo. Esto es lo que se guardó:').waitFor();
+      assert.deepEqual(await counts.locator('tbody tr').filter({ hasText: 'Películas' }).locator('td').allInnerTexts(), ['Películas', '0', '2', '1']);
+      await screenshot(page, 'ida-y-vuelta-importado');
+
+      // Step 6: the list shows the new title, the movie's page the new sinopsis.
+      await page.getByRole('menuitem', { name: 'Películas' }).click();
+      await page.getByRole('link', { name: 'La ciénaga (2001)' }).waitFor();
+      await page.goto(`${service.base}/admin/#/peliculas/${zama.id}/show`);
+      await page.getByText('Un funcionario espera su traslado.', { exact: true }).waitFor();
+      await s.close();
+    }
+    assert.deepEqual(await service.api.list('/peliculas'), [
+      { ...cienaga, titulo: 'La ciénaga (2001)' },
+      relatos,
+      { ...zama, sipnosis: 'Un funcionario espera su traslado.' },
+    ]);
+
+    // Step 7: Cambios recientes holds those two modifications, and nothing for the sinopsis written with CRLF.
+    const changes = await service.api.list(`/cambios?id_gte=${Number(last?.id) + 1}`);
+    assert.deepEqual(
+      changes.map((c) => [c.recurso, c.clave, c.operacion, c.campos]),
+      [
+        ['peliculas', cienaga.id, 'modificacion', ['titulo']],
+        ['peliculas', zama.id, 'modificacion', ['sipnosis']],
+      ],
+    );
+    for (const width of [1280, 360]) {
+      const s = await session({ width, timezoneId: 'America/Argentina/Buenos_Aires' });
+      const page = await s.open();
+      await page.goto(`${service.base}/admin/#/cambios`);
+      const recent = page.getByRole(width === 360 ? 'list' : 'table', { name: 'Cambios recientes' });
+      await recent.getByText('Título: La ciénaga → La ciénaga (2001)').waitFor();
+      await recent.getByText('Sinopsis: Un funcionario espera. → Un funcionario espera su traslado.').waitFor();
+      const shown = recent.locator(width === 360 ? 'li' : 'tbody tr');
+      assert.equal(await shown.filter({ hasText: 'Modificación' }).count(), 2);
+      assert.equal(await shown.filter({ hasText: 'Relatos salvajes' }).filter({ hasText: 'Modificación' }).count(), 0);
+      await screenshot(page, `ida-y-vuelta-cambios-${width}`);
+      await fits(page, `ida-y-vuelta-cambios-${width}`, width);
+      await s.close();
+    }
+  });
+});
+
 describe('the admin\'s history, trash and recent changes', () => {
   let service: Started;
   before(async () => {
@@ -789,7 +910,7 @@ describe('the admin\'s history, trash and recent changes', () => {
     await s.close();
   });
 
-  it('when a change is made through the API, then Cambios recientes shows it without a reload', TIMEOUT, async () => {
+  it('when a change is made through the API, then Cambios recientes shows it without a reload, a participation\'s kind in words', TIMEOUT, async () => {
     const s = await session();
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/cambios`);
@@ -801,6 +922,13 @@ describe('the admin\'s history, trash and recent changes', () => {
     assert.match(await row.innerText(), /Alta/);
     await service.api.call('PUT', `/categorias/${categoria.id}`, { nombre: 'Carnaval y murga' });
     await page.getByText('Nombre: Carnaval → Carnaval y murga').waitFor();
+    // A participation's kind as people read it, not its code.
+    const pelicula = await service.api.create('/peliculas', { titulo: 'Carnaval de Oruro', sipnosis: 'Diablada.', duracion: 80, categoria_id: categoria.id });
+    const obra = await service.api.create('/Obras', { titulo: 'Murga del Bajo', descripcion: 'Murga.', duracion: 50, categoria_id: categoria.id });
+    await service.api.create('/artistas', { dni: 27444555, nombre: 'Pedro', apellido: 'Ruiz', tipo: 'murguista', descripcion: 'Murga.' });
+    const participacion = await service.api.create('/participaciones', { artistas_dni: 27444555, tipo_evento: 'pelicula', evento_id: pelicula.id });
+    await service.api.call('PUT', `/participaciones/${participacion.id}`, { artistas_dni: 27444555, tipo_evento: 'obra', evento_id: obra.id });
+    await page.getByText('Tipo de evento: Película → Obra').waitFor();
     await screenshot(page, 'cambios-recientes');
     await s.close();
   });

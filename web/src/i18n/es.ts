@@ -1,11 +1,14 @@
 import type { TranslationMessages } from 'react-admin';
-import { fieldLabels, resourceLabels } from '../../../src/catalogue/labels';
+import { fieldLabels, resourceLabels, valueLabels } from '../../../src/catalogue/labels';
 import { raSpanish } from './raSpanish';
 
 /** react-admin's "one |||| many" from the resource's labels. */
 const plural = (name: keyof typeof resourceLabels) => resourceLabels[name].join(' |||| ');
 
 const participantes = { participaciones: 'Artistas que participan' };
+
+/** What the import does to a record already stored, when the file's row replaces it: the report counts those as «Actualizados». */
+const actualizar = 'Actualizarlos con los del archivo';
 
 /** Every text of the admin: react-admin's own, the resources' names and fields, and the admin's messages. */
 export const spanishMessages: TranslationMessages = {
@@ -58,7 +61,7 @@ export const spanishMessages: TranslationMessages = {
   },
   cartelera: {
     title: 'Cartelera: administración del catálogo',
-    tipoEvento: { pelicula: 'Película', obra: 'Obra', eventoUrbano: 'Evento urbano' },
+    tipoEvento: valueLabels.tipo_evento,
     addParticipant: 'Agregar un artista',
     usedBy: { peliculas: 'Películas de esta categoría', Obras: 'Obras de esta categoría', eventosUrbanos: 'Eventos urbanos de esta categoría' },
     chooseTipoFirst: 'Elija primero el tipo de evento',
@@ -112,7 +115,7 @@ export const spanishMessages: TranslationMessages = {
       files: 'Archivos',
       noFiles: 'Ningún archivo elegido',
       existing: 'Registros que ya existen',
-      existingChoices: { error: 'Avisar como problema', omitir: 'Dejarlos como están', actualizar: 'Reemplazarlos con los del archivo' },
+      existingChoices: { error: 'Avisar como problema', omitir: 'Dejarlos como están', actualizar },
       check: 'Comprobar',
       import: 'Importar',
       working: 'Leyendo los archivos…',
@@ -124,7 +127,7 @@ export const spanishMessages: TranslationMessages = {
       columns: { file: 'Archivo', sheet: 'Hoja', row: 'Fila', field: 'Columna', value: 'Valor', sentence: 'Problema', resource: 'Recurso', created: 'Nuevos', updated: 'Actualizados', unchanged: 'Sin cambios' },
       exportTitle: 'Exportar',
       exportHelp:
-        'Todo el catálogo en un libro .xlsx (o .ods, el de LibreOffice): una hoja por recurso, con las fechas como fechas. Edítelo y vuelva a importarlo con «Reemplazarlos con los del archivo». Cada lista exporta también lo que muestra, con sus filtros y su orden.',
+        `Todo el catálogo en un libro .xlsx (o .ods, el de LibreOffice): una hoja por recurso, con las fechas como fechas. Edítelo y vuelva a importarlo con «${actualizar}». Cada lista exporta también lo que muestra, con sus filtros y su orden.`,
       exportAll: 'Exportar todo',
     },
     export: {
