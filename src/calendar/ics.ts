@@ -94,9 +94,17 @@ function utc(instant: string): string {
   return `${instant.slice(0, 19).replaceAll('-', '').replaceAll(':', '')}Z`;
 }
 
-/** A TEXT value: backslash, semicolon, comma and line breaks escaped (RFC 5545 §3.3.11). */
+/**
+ * A TEXT value: backslash, semicolon, comma and line breaks escaped (RFC 5545 §3.3.11). The other
+ * control characters (U+0000–U+001F but tab, and U+007F) have no escape there and may not appear,
+ * so they are left out.
+ */
 export function text(value: string): string {
-  return value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, '\\n');
+  return value
+    .replace(/[\\;,]/g, (c) => `\\${c}`)
+    .replace(/\r\n|\r|\n/g, '\\n')
+    // eslint-disable-next-line no-control-regex -- the control characters are what this removes
+    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '');
 }
 
 const encoder = new TextEncoder();

@@ -40,6 +40,19 @@ async function read(app: FastifyInstance, query = '') {
 const HARD = 'Noche, música; y \\ barra\nsegunda línea 🎭 ' + 'á'.repeat(300);
 
 describe(`the events' calendar (${backend})`, () => {
+  it('when a title or description holds control characters, then the calendar leaves them out (iCalendar has no escape for them) and keeps tabs and line breaks', () =>
+    withApp(async (app) => {
+      const categoria = await create(app, '/categorias', { nombre: 'Fiestas' });
+      await create(app, '/eventosUrbanos', { titulo: 'Fiesta \u007f del\u0001 barrio', descripcion: 'a\bb\tc\nd\u001be', fecha: '2026-11-14', lugar: 'Plaza\u0007', categoria_id: categoria.id });
+      const { res, events } = await read(app);
+      // Outside the CRLF that ends each line, the only control character allowed is the tab (RFC 5545 §3.3.11, TSAFE-CHAR).
+      // eslint-disable-next-line no-control-regex -- the control characters are what this looks for
+      assert.doesNotMatch(res.body.replaceAll('\r\n', ''), /[\u0000-\u0008\u000A-\u001F\u007F]/);
+      assert.equal(events[0]?.summary, 'Fiesta  del barrio');
+      assert.equal(events[0]?.description, 'ab\tc\nde');
+      assert.equal(events[0]?.location, 'Plaza');
+    }));
+
   it('when events are published, then every text comes back byte for byte, all-day and timed events keep their wall clock, and the calendar names itself', () =>
     withApp(async (app) => {
       const categoria = await create(app, '/categorias', { nombre: 'Música, en vivo' });
