@@ -14,7 +14,7 @@ export const ImportQuery = Type.Object(
       Type.Enum(EXISTENTES, { description: 'a record already stored: error (a problem), omitir (leave it) or actualizar (replace it)', default: 'error' }),
     ),
   },
-  { additionalProperties: false },
+  { description: 'Parameters it does not know are ignored, as on every route.' },
 );
 
 export const Problem = Type.Object({

@@ -113,6 +113,13 @@ describe(`POST /importar (${backend})`, () => {
       assert.deepEqual(await titles(app, '/categorias'), []);
     }));
 
+  it('when the import is asked with a parameter it does not know, then it is ignored, as on every route', () =>
+    withApp(async (app) => {
+      const res = await importar(app, '?comprobar=true&existentes=actualizar&foo=1', [{ name: 'catalogo.xlsx', bytes: fixture('catalogo.xlsx') }]);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json<{ guardado: boolean }>().guardado, false);
+    }));
+
   it('when the files are larger than IMPORT_MAX_BYTES, then 413 in the error body, which carries the report naming the file and the limit in MB, and nothing is stored', async () => {
     const app = await buildTestApp({ IMPORT_MAX_BYTES: '4000' });
     try {
