@@ -13,7 +13,7 @@ import { listRows, type Condition } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { badRequest, ErrorBody, sendError } from './errors.js';
 import { linkHeader } from './link.js';
-import { MAX_PAGE, parseListQuery, type RawQuery } from './listQuery.js';
+import { listParams, MAX_PAGE, parseListQuery, type RawQuery } from './listQuery.js';
 
 /** Seconds a client refused for want of a stream slot is asked to wait. */
 const STREAM_RETRY_SECONDS = 5;
@@ -23,7 +23,7 @@ const RECONNECT_MS = 1000;
 /** Bytes a stream may have waiting for a slow reader before it is disconnected. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-const wantsStream = (request: FastifyRequest) => /\btext\/event-stream\b/.test(request.headers.accept ?? '');
+const wantsStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '');
 
 /** Where a stream starts: after Last-Event-ID, else after `desde`, else (undefined) after what is committed now. */
 function startOf(lastEventId: string | string[] | undefined, desde: string | string[] | undefined): number | undefined {
@@ -64,7 +64,7 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
       return reply
         .type(json)
         .header('x-total-count', String(total))
-        .header('link', linkHeader('/cambios', raw, window, total))
+        .header('link', linkHeader('/cambios', listParams(raw, changeList.kinds), window, total))
         .send(list((rows as ChangeRow[]).map(normalized)));
     },
   );

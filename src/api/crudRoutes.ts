@@ -12,7 +12,7 @@ import { createRecord, found, patchRecord, removeRecord, replaceRecord } from '.
 import { ifMatch } from './conditional.js';
 import { requestPath } from './errors.js';
 import { linkHeader } from './link.js';
-import { parseListQuery, parseRelations, usesListQuery, type RawQuery } from './listQuery.js';
+import { listParams, parseListQuery, parseRelations, usesListQuery, type RawQuery } from './listQuery.js';
 import { relationNames, routeSchemas } from './schemas.js';
 import { localDateTime } from './time.js';
 
@@ -43,7 +43,7 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
   async function page(raw: RawQuery, query: ListQuery, state: TableState) {
     const { rows, total } = await listRows(db, { table, key: key.name, kinds: resource.kinds }, query, state.rows);
     const headers: Record<string, string> = { 'x-total-count': String(total) };
-    if (query.window) headers.link = linkHeader(resource.path, raw, query.window, total);
+    if (query.window) headers.link = linkHeader(resource.path, listParams(raw, resource.kinds), query.window, total);
     return { rows: rows as Row[], headers };
   }
 

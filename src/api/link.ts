@@ -1,7 +1,7 @@
 import type { Window } from '../db/listing.js';
 import type { RawQuery } from './listQuery.js';
 
-/** RFC 8288 `Link` header for a windowed answer, keeping every other parameter of the request. */
+/** RFC 8288 `Link` header for a windowed answer, keeping the list's other parameters (`listParams`). */
 export function linkHeader(path: string, raw: RawQuery, window: Window, total: number): string {
   const lastOffset = total === 0 ? 0 : Math.floor((total - 1) / window.limit) * window.limit;
   const pages: [string, number][] = [['first', 0]];

@@ -25,6 +25,11 @@ export function usesListQuery(raw: RawQuery, kinds: Record<string, FieldKind>): 
   return Object.keys(raw).some((param) => recognized(param, kinds));
 }
 
+/** The request's parameters the dialect knows: what a `Link` to another page carries, and nothing a client added beside them. */
+export function listParams(raw: RawQuery, kinds: Record<string, FieldKind>): RawQuery {
+  return Object.fromEntries(Object.entries(raw).filter(([param]) => recognized(param, kinds)));
+}
+
 /** Whether `name` is a field; `__proto__`, `constructor` and the like are not, whatever `in` says. */
 const isField = (name: string, kinds: Record<string, FieldKind>) => Object.hasOwn(kinds, name);
 
@@ -93,10 +98,14 @@ function filterValue(param: string, kind: FieldKind, value: string, timeZone: st
 }
 
 function parseSort(sort: string | undefined, order: string | undefined, kinds: Record<string, FieldKind>) {
-  if (sort === undefined || sort.trim() === '') return [];
   const orders = (order ?? '').split(',').map((o) => o.trim().toLowerCase());
+  // A direction is checked even with nothing to sort: a client's mistake is told, never ignored.
   for (const o of orders) {
     if (o !== '' && o !== 'asc' && o !== 'desc') throw badRequest(messages.query.order);
+  }
+  if (sort === undefined || sort.trim() === '') {
+    if (orders.some((o) => o !== '')) throw badRequest(messages.query.orderWithoutSort);
+    return [];
   }
   return sort.split(',').map((entry, i) => {
     const descending = entry.trim().startsWith('-') || orders[i] === 'desc' || (orders.length === 1 && orders[0] === 'desc');

@@ -107,6 +107,7 @@ export const messages = {
   query: {
     likeOnText: (param: string) => `El parámetro '${param}' solo se admite en campos de texto.`,
     order: "El parámetro '_order' debe ser asc o desc.",
+    orderWithoutSort: "El parámetro '_order' necesita '_sort', que nombra los campos que ordena.",
     sortField: (field: string, fields: string[]) =>
       `El parámetro '_sort' nombra un campo que no existe: ${field} (campos: ${fields.join(', ')}).`,
     endAfterStart: "El parámetro '_end' debe ser mayor que '_start'.",

@@ -106,7 +106,7 @@ describe(`the live change feed (${backend})`, () => {
     }
   });
 
-  it('when streams are at CHANGES_MAX_STREAMS, or the start is not an id, then the refusal is in the error body; on close, open streams end', async () => {
+  it('when streams are at CHANGES_MAX_STREAMS (whatever the case of Accept), or the start is not an id, then the refusal is in the error body; on close, open streams end', async () => {
     const store = await freshStore();
     const { app, base } = await serve(store, { CHANGES_MAX_STREAMS: '1' });
     try {
@@ -116,6 +116,10 @@ describe(`the live change feed (${backend})`, () => {
       assert.equal(refused.status, 503);
       assert.equal(refused.headers.get('retry-after'), '5');
       assert.equal(((await refused.json()) as { details: string }).details, 'Hay demasiados flujos de cambios abiertos; vuelva a intentarlo en unos segundos.');
+      // Media types are case-insensitive (RFC 9110): this asks for a stream too, not for the JSON list.
+      const shouted = await fetch(`${base}/cambios`, { headers: { accept: 'TEXT/EVENT-STREAM' } });
+      assert.equal(shouted.status, 503);
+      await shouted.body?.cancel();
       const bad = await fetch(`${base}/cambios`, { headers: { accept: 'text/event-stream', 'last-event-id': 'ayer' } });
       assert.equal(bad.status, 400);
       assert.match(((await bad.json()) as { details: string }).details, /'ayer' no es un id de cambio/);

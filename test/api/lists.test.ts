@@ -107,6 +107,18 @@ describe('list pages', () => {
     });
   });
 
+  it('when a list is asked with parameters it does not know, then its links carry only those of the list, however long the others are', async () => {
+    const { categoria: c } = await manyMovies(app, 15);
+    const long = 'x'.repeat(8000);
+    for (const path of [`/peliculas?categoria_id=${c.id}&_page=1&_limit=10&x=${long}&_=123`, `/cambios?_page=1&_limit=10&x=${long}`]) {
+      const res = await get(app, path);
+      assert.equal(res.statusCode, 200);
+      assert.ok(String(res.headers.link).length < 400, String(res.headers.link).slice(0, 200));
+      assert.doesNotMatch(String(res.headers.link), /[?&](x|_)=/);
+    }
+    assert.equal(linksOf(await get(app, `/peliculas?categoria_id=${c.id}&_page=1&_limit=10&x=1`)).next, `/peliculas?categoria_id=${c.id}&_page=2&_limit=10`);
+  });
+
   it('when the first or the last page is asked, then there is no prev, or no next, link', async () => {
     const { categoria: c, movies } = await manyMovies(app, 25);
     const first = await get(app, `/peliculas?categoria_id=${c.id}&_page=1&_limit=10`);
@@ -650,6 +662,17 @@ describe('list sort', () => {
         moreInfo: LIST_MORE_INFO(String(path)),
       });
     }
+  });
+
+  it('when _order comes without _sort, or says neither asc nor desc even with nothing to sort, then 400 names it', async () => {
+    assertError(await send(app, 'GET', '/peliculas?_order=desc'), 400, {
+      details: "El parámetro '_order' necesita '_sort', que nombra los campos que ordena.",
+      moreInfo: LIST_MORE_INFO('/peliculas'),
+    });
+    for (const path of ['/peliculas?_order=sideways', '/cambios?_order=sideways']) {
+      assertError(await send(app, 'GET', path), 400, { details: "El parámetro '_order' debe ser asc o desc." });
+    }
+    assert.equal((await send(app, 'GET', '/peliculas?_order=')).statusCode, 200);
   });
 
   it('when _order is neither asc nor desc, then 400', async () => {
