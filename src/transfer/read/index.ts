@@ -32,9 +32,10 @@ export async function* readImport(paths: string[], bytesRead: (n: number) => voi
     if (ext(file) === '.json') yield* readDocument(file, bytesRead);
     else if (ext(file) === '.ndjson' || ext(file) === '.jsonl') yield* readNdjson(file, bytesRead);
   }
-  const sheets = files.filter((f) => SPREADSHEETS.includes(ext(f)));
-  yield* readSpreadsheets(sheets.map((name) => ({ name, bytes: readFileSync(name) })), options);
-  bytesRead(sheets.reduce((total, f) => total + statSync(f).size, 0));
+  const sheets = files.filter((f) => SPREADSHEETS.includes(ext(f))).map((name) => ({ name, bytes: readFileSync(name) }));
+  yield* readSpreadsheets(sheets, options);
+  // The bytes already read count: no second look at the files.
+  bytesRead(sheets.reduce((total, { bytes }) => total + bytes.length, 0));
 }
 
 /**
