@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { calendar, type CalendarEvent, type CalendarOptions } from '../calendar/ics.js';
 import { matcher } from '../changes/feed.js';
 import { normalizeKey } from '../catalogue/keys.js';
@@ -6,7 +7,7 @@ import { listRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { eventosUrbanos } from '../resources/index.js';
 import { ErrorBody } from './errors.js';
-import { parseListQuery, type RawQuery } from './listQuery.js';
+import { filterParams, parseListQuery, type RawQuery } from './listQuery.js';
 
 type Evento = { id: number; titulo: string; descripcion: string; fecha: string; lugar: string; categoria_id: number };
 
@@ -23,8 +24,15 @@ export function calendarRoutes(app: FastifyInstance, db: Db, options: CalendarOp
         tags: ['eventosUrbanos'],
         summary: 'The urban events as an iCalendar (RFC 5545) feed, with the list filters',
         operationId: 'calendarEventosUrbanos',
-        produces: ['text/calendar'],
         response: { '4xx': ErrorBody, '5xx': ErrorBody },
+        described: {
+          // The list's filters and search; paging and sorting do not apply to a calendar.
+          query: Type.Object(filterParams(eventosUrbanos.kinds)),
+          answers: {
+            200: { description: 'The calendar: a VCALENDAR with a VEVENT per event, and the events deleted lately, cancelled.', content: { 'text/calendar': Type.String() } },
+            400: 'A filter has a value it does not take: the sentence names it.',
+          },
+        },
       },
     },
     async (request, reply) => {

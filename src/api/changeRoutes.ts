@@ -13,7 +13,8 @@ import { listRows, type Condition } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { badRequest, ErrorBody, sendError } from './errors.js';
 import { linkHeader } from './link.js';
-import { listParams, MAX_PAGE, parseListQuery, type RawQuery } from './listQuery.js';
+import { listParams, listQuerySchema, MAX_PAGE, NO_RELATIONS, parseListQuery, type RawQuery } from './listQuery.js';
+import { HEADERS } from './openapi.js';
 
 /** Seconds a client refused for want of a stream slot is asked to wait. */
 const STREAM_RETRY_SECONDS = 5;
@@ -52,7 +53,30 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
   });
   app.get(
     '/cambios',
-    { schema: { tags, summary: 'The change log: every creation, modification and deletion', operationId: 'listCambios', response: { 200: Type.Array(Change), '4xx': ErrorBody, '5xx': ErrorBody } } },
+    {
+      schema: {
+        tags,
+        summary: 'The change log: every creation, modification and deletion',
+        description: 'With Accept: text/event-stream, the live feed: each change as it is committed, as Server-Sent Events (docs/api.md, "The live feed").',
+        operationId: 'listCambios',
+        response: { 200: Type.Array(Change), '4xx': ErrorBody, '5xx': ErrorBody },
+        described: {
+          query: Type.Object({
+            ...listQuerySchema(changeList.kinds, NO_RELATIONS).properties,
+            desde: Type.Optional(Type.Integer({ minimum: 0, description: 'The live feed: start after this change id (Last-Event-ID wins).' })),
+          }),
+          headers: Type.Object({ 'Last-Event-ID': Type.Optional(Type.Integer({ minimum: 0, description: 'The live feed: the id of the last change received; it starts after it.' })) }),
+          answers: {
+            200: {
+              description: 'The changes that match, by id (the first 1,000 unless a page is asked for); or the live feed.',
+              headers: { ...HEADERS.totalCount, ...HEADERS.link, 'Cache-Control': Type.Literal('no-store', { description: 'The live feed only.' }) },
+              content: { 'text/event-stream': Type.String({ description: 'Events `id: <id>`, `event: cambio`, `data: <the change as one line of JSON>`; a comment line at least every 15 seconds.' }) },
+            },
+            400: 'A list parameter, desde or Last-Event-ID has a value it does not take: the sentence names it.',
+          },
+        },
+      },
+    },
     async (request, reply) => {
       const raw = request.query as RawQuery;
       // `cuando` is an instant, not a wall clock: an offset is applied, in UTC.
@@ -108,7 +132,16 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
 
   app.get(
     '/cambios/:id',
-    { schema: { tags, summary: 'One change', operationId: 'readCambio', params: ById, response: { 200: Change, '4xx': ErrorBody, '5xx': ErrorBody } } },
+    {
+      schema: {
+        tags,
+        summary: 'One change',
+        operationId: 'readCambio',
+        params: ById,
+        response: { 200: Change, '4xx': ErrorBody, '5xx': ErrorBody },
+        described: { answers: { 200: 'The change.', 400: 'The id is not a change id.', 404: 'No change has that id.' } },
+      },
+    },
     async (request, reply) => {
       const { id } = request.params as { id: number };
       const [change] = await changesWhere(db, sql`id = ${id}`);
@@ -126,6 +159,14 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
         operationId: 'undoCambio',
         params: ById,
         response: { 200: Type.Array(Change), '4xx': ErrorBody, '5xx': ErrorBody },
+        described: {
+          answers: {
+            200: 'The changes the undo made, each with deshace set to this id: all of them, or none.',
+            400: 'The id is not a change id.',
+            404: 'No change has that id.',
+            409: 'The record is no longer as that change left it, its key is taken, or a record it refers to is gone: the sentence says which. Nothing changed.',
+          },
+        },
       },
     },
     async (request, reply) => {

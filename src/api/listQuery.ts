@@ -156,35 +156,90 @@ export function parseRelations(param: string, raw: RawQuery, allowed: readonly s
   return [...new Set(names)];
 }
 
+/** The relations a resource's answers may attach (`_expand`, `_embed`); none for the change log, exports and the calendar. */
+export const NO_RELATIONS = { expand: [], embed: [] } as const;
+
 /**
- * The parameters a list (or, with no fields, a lookup) accepts, for the API description. Values
- * stay text here (a key may repeat); parseListQuery checks them, naming the parameter.
+ * The parameters of the dialect as a typed client sends them, for the API description alone:
+ * Fastify takes them as text and parseListQuery checks them, naming the parameter, so that a bad
+ * value answers the same sentence whatever the description says. A filter may repeat (`T | T[]`);
+ * the others count once.
  */
 export function listQuerySchema(kinds: Record<string, FieldKind>, relations: { expand: readonly string[]; embed: readonly string[] }): TObject {
-  const param = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description }));
-  const properties: Record<string, TSchema> = {};
+  const fields = Object.keys(kinds).length > 0;
+  return Type.Object({
+    ...(fields && { ...windowParams(), ...sortParams(kinds), ...filterParams(kinds) }),
+    ...relationParams(relations),
+  });
+}
+
+/** Pages: `_page`/`_limit`, `_start`/`_end`, `limit`/`offset`. */
+export function windowParams(): Record<string, TSchema> {
+  const count = (description: string, minimum: number, maximum?: number) =>
+    Type.Optional(Type.Integer({ description, minimum, ...(maximum !== undefined && { maximum }) }));
+  return {
+    _page: count('Page number, from 1 (with _limit, default 10).', 1),
+    _limit: count(`Page size, 1 to ${MAX_PAGE}.`, 1, MAX_PAGE),
+    _start: count('Index of the first record, from 0 (with _end or _limit).', 0),
+    _end: count('Index after the last record.', 0),
+    limit: count(`Page size, 1 to ${MAX_PAGE} (with offset).`, 1, MAX_PAGE),
+    offset: count('Records to skip (with limit).', 0),
+  };
+}
+
+/** `_sort` by one field (a leading `-` sorts descending) and `_order`. */
+export function sortParams(kinds: Record<string, FieldKind>): Record<string, TSchema> {
   const fields = Object.keys(kinds);
-  if (fields.length > 0) {
-    Object.assign(properties, {
-      _page: param('Page number, from 1 (with _limit, default 10).'),
-      _limit: param(`Page size, 1 to ${MAX_PAGE}.`),
-      _start: param('Index of the first record, from 0 (with _end or _limit).'),
-      _end: param('Index after the last record.'),
-      limit: param(`Page size, 1 to ${MAX_PAGE} (with offset).`),
-      offset: param('Records to skip (with limit).'),
-      _sort: param(`Fields to sort by, comma-separated; a leading - sorts descending. One of: ${fields.join(', ')}.`),
-      _order: param('asc or desc, one per _sort field.'),
-      q: param('Text to find in any text field, ignoring case and accents.'),
-    });
-    for (const [field, kind] of Object.entries(kinds)) {
-      properties[field] = param(`Equal to (repeat for "any of")${kind.type === 'text' ? ', ignoring case and accents' : ''}.`);
-      properties[`${field}_ne`] = param('Not equal to.');
-      properties[`${field}_gte`] = param('At least.');
-      properties[`${field}_lte`] = param('At most.');
-      if (kind.type === 'text') properties[`${field}_like`] = param('Contains, ignoring case and accents.');
-    }
+  return {
+    _sort: Type.Optional(
+      Type.Enum([...fields, ...fields.map((f) => `-${f}`)], {
+        description: 'The field to sort by; a leading - sorts descending. The service also takes several, comma-separated, each with its own _order.',
+      }),
+    ),
+    _order: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'The direction of _sort; it needs _sort.' })),
+  };
+}
+
+/** Each field's filters, typed by its kind, and the search `q`. */
+export function filterParams(kinds: Record<string, FieldKind>): Record<string, TSchema> {
+  const properties: Record<string, TSchema> = {
+    q: Type.Optional(Type.String({ description: 'Text to find in any text field, ignoring case and accents.' })),
+  };
+  const repeatable = (value: TSchema, description: string) => Type.Optional(Type.Union([value, Type.Array(value)], { description }));
+  for (const [field, kind] of Object.entries(kinds)) {
+    const value = filterSchema(kind);
+    const folded = kind.type === 'text' ? ', ignoring case and accents' : '';
+    properties[field] = repeatable(value, `Equal to${folded}; repeated, equal to any of them.`);
+    properties[`${field}_ne`] = repeatable(value, `Not equal to${folded}; repeated, to none of them.`);
+    properties[`${field}_gte`] = repeatable(value, 'At least.');
+    properties[`${field}_lte`] = repeatable(value, 'At most.');
+    if (kind.type === 'text') properties[`${field}_like`] = repeatable(value, 'Contains, ignoring case and accents; repeated, any of them.');
   }
-  if (relations.expand.length > 0) properties._expand = param(`Attach the related record: ${relations.expand.join(', ')}.`);
-  if (relations.embed.length > 0) properties._embed = param(`Attach the related records: ${relations.embed.join(', ')}.`);
-  return Type.Object(properties);
+  return properties;
+}
+
+function filterSchema(kind: FieldKind): TSchema {
+  switch (kind.type) {
+    // Any integer: one outside the field's range matches what the comparison says (listing.ts).
+    case 'integer':
+      return Type.Integer();
+    case 'fecha':
+      return Type.String({ examples: ['2026-11-14', '2026-11-14T20:30:00'], description: 'A date, which is its midnight, or a date-time.' });
+    case 'enum':
+      return Type.Enum(kind.values);
+    case 'text':
+      return Type.String();
+  }
+}
+
+/** `_expand` and `_embed`: repeated or comma-separated names. */
+export function relationParams(relations: { expand: readonly string[]; embed: readonly string[] }): Record<string, TSchema> {
+  const names = (values: readonly string[], description: string) => {
+    const name = Type.Enum(values);
+    return Type.Optional(Type.Union([name, Type.Array(name)], { description }));
+  };
+  return {
+    ...(relations.expand.length > 0 && { _expand: names(relations.expand, `Attach the related record: ${relations.expand.join(', ')}.`) }),
+    ...(relations.embed.length > 0 && { _embed: names(relations.embed, `Attach the related records: ${relations.embed.join(', ')}.`) }),
+  };
 }

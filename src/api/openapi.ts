@@ -1,14 +1,69 @@
 import { readFileSync } from 'node:fs';
 import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { Type, type TObject, type TSchema } from 'typebox';
+import { Change } from './changeSchemas.js';
 import { ErrorBody } from './errors.js';
+import { ImportReport } from './transferSchemas.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-// $id names the error body for Fastify; in the document, its key under components names it.
-const { $id: errorBodyId, ...errorBodySchema } = ErrorBody as typeof ErrorBody & { $id: string };
-const errorBodyRef = { $ref: '#/components/schemas/ErrorBody', description: 'The error body' };
+/** What the document says of a route beyond the schemas Fastify validates requests and writes answers by. */
+export interface Description {
+  /**
+   * The query parameters, typed as a client sends them, in place of the route's `querystring`:
+   * Fastify takes a query as text, and the route's own parser checks it, naming the parameter.
+   */
+  query?: TObject;
+  /** Request headers the route reads (If-Match, Last-Event-ID), besides If-None-Match, which every GET reads. */
+  headers?: TObject;
+  /** A request body that is not JSON (an upload): media type → schema. */
+  body?: Record<string, TSchema>;
+  /**
+   * The document's name of the path parameter, where routes at the same position name it
+   * differently (`GET /peliculas/:titulo`, `PUT /peliculas/:id`): OpenAPI 3.1 holds such paths identical.
+   */
+  pathParam?: { name: string; description: string };
+  /**
+   * The answers by status, besides those every route has (below, `describeRoute`): a description,
+   * or one with the headers it carries and, for a body that is not the route's JSON response
+   * schema, its media types. A refusal's body is the error body.
+   */
+  answers?: Record<number, string | Answer>;
+}
+
+export interface Answer {
+  description: string;
+  headers?: Record<string, TSchema>;
+  content?: Record<string, TSchema>;
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The API description's own part of a route's schema (see Description); Fastify ignores it. */
+    described?: Description;
+  }
+}
+
+/** The headers answers carry, each described once. */
+export const HEADERS = {
+  etag: { ETag: Type.String({ description: 'The strong entity-tag of this answer: If-None-Match with it gets 304; If-Match with a record\'s makes a write conditional.' }) },
+  totalCount: { 'X-Total-Count': Type.Integer({ description: 'How many records match, over all pages. Sent when the request uses a list parameter.' }) },
+  link: { Link: Type.String({ description: 'RFC 8288 links to the first, previous, next and last pages. Sent when a page is asked for.' }) },
+  location: { Location: Type.String({ description: 'The path that reads the new record back.' }) },
+  retryAfter: { 'Retry-After': Type.Integer({ description: 'Seconds to wait before trying again.' }) },
+  noStore: { 'Cache-Control': Type.Literal('no-store') },
+  attachment: { 'Content-Disposition': Type.String({ description: 'attachment, with the file\'s name: cartelera-<recurso>-<date>.<ext>' }) },
+} satisfies Record<string, Record<string, TSchema>>;
+
+/** The schemas the document names under components, each by its `$id`. */
+const COMPONENTS = Object.fromEntries(
+  [ErrorBody, Change, ImportReport].map((schema: object) => {
+    const { $id, ...rest } = schema as { $id: string };
+    return [$id, rest];
+  }),
+);
 
 /**
  * The OpenAPI 3.1 description at `GET /openapi.json` and its browser at `/docs`, both generated
@@ -27,7 +82,7 @@ export async function openApi(app: FastifyInstance, options: { writeKeys: boolea
           'categories and participations, as JSON over HTTP. Every answer that is not a success carries the ErrorBody.',
       },
       components: {
-        schemas: { ErrorBody: errorBodySchema },
+        schemas: COMPONENTS,
         ...(options.writeKeys && { securitySchemes: { [WRITE_KEY]: { type: 'http', scheme: 'bearer', description: 'One of the keys in API_KEYS' } } }),
       },
     },
@@ -41,31 +96,102 @@ export async function openApi(app: FastifyInstance, options: { writeKeys: boolea
 const WRITE_KEY = 'writeKey';
 const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
+const reference = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: TSchema) => ({ 'application/json': withReferences(schema) });
+const errorContent = json(ErrorBody);
+
+/** `schema` with every schema the document names under components replaced by a reference to it. */
+function withReferences(schema: unknown): TSchema {
+  if (Array.isArray(schema)) return schema.map(withReferences) as unknown as TSchema;
+  if (typeof schema !== 'object' || schema === null) return schema as TSchema;
+  const { $id } = schema as { $id?: string };
+  if ($id !== undefined && Object.hasOwn(COMPONENTS, $id)) return reference($id) as unknown as TSchema;
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withReferences(value)])) as TSchema;
+}
+
 /**
- * Each route's schema as the document shows it: the inline error body becomes a reference to the
- * shared component, a route that names no tags is grouped under its first path segment, and, when
- * writes need a key, every write says so.
+ * Each route's schema as the document shows it: the query typed (Description.query), the path
+ * parameter under its one name, every answer with its headers and media types, the schemas that
+ * components name by reference, a route that names no tags grouped under its first path segment,
+ * and, when writes need a key, every write saying so. Every route answers 503 with Retry-After
+ * (an outage, or load shed) and its other refusals in the error body; every GET answers 304 to an
+ * If-None-Match that names its ETag (conditional.ts).
  */
 const describeRoute = (writeKeys: boolean): SwaggerTransform => ({ schema, url, route }) => {
   // Routes declared without any schema (none of ours) are described as they are.
   if (!schema) return { schema, url };
-  const response = schema.response as Record<string, { $id?: string }> | undefined;
+  const { described = {}, querystring, params, response, ...rest } = schema;
+  const methods = [route.method].flat();
+  const isGet = methods.includes('GET');
+  const isWrite = methods.some((method) => WRITES.includes(method));
   const [firstSegment = ''] = url.split('/').filter(Boolean);
-  const isWrite = [route.method].flat().some((method) => WRITES.includes(method));
-  return {
-    url,
-    schema: {
-      ...schema,
-      ...(writeKeys && isWrite && { security: [{ [WRITE_KEY]: [] }] }),
-      tags: schema.tags ?? [firstSegment],
-      ...(response && {
-        response: Object.fromEntries(
-          Object.entries(response).map(([status, body]) => [status, body.$id === errorBodyId ? errorBodyRef : body]),
-        ),
-      }),
-    },
+  const ifNoneMatch = Type.Object({ 'If-None-Match': Type.Optional(Type.String({ description: 'An ETag this route answered: 304 while it is still current.' })) });
+  const headers = { ...(isGet && ifNoneMatch.properties), ...described.headers?.properties };
+  const renamed = described.pathParam && renameParam(params as TObject, described.pathParam);
+  const documented: FastifySchema = {
+    ...rest,
+    tags: schema.tags ?? [firstSegment],
+    ...(writeKeys && isWrite && { security: [{ [WRITE_KEY]: [] }] }),
+    ...((described.query ?? querystring) !== undefined && { querystring: withReferences(described.query ?? booleans(querystring as TObject)) }),
+    ...((renamed ?? params) !== undefined && { params: renamed ?? params }),
+    ...(Object.keys(headers).length > 0 && { headers: Type.Object(headers) }),
+    ...(described.body && { body: { content: Object.fromEntries(Object.entries(described.body).map(([type, body]) => [type, { schema: body }])) } }),
+    response: answers(response as Record<string, TSchema> | undefined, described.answers ?? {}, isGet),
   };
+  return { url: renamed ? url.replace(/:\w+/, `:${described.pathParam?.name}`) : url, schema: documented };
 };
+
+function renameParam(params: TObject, { name, description }: { name: string; description: string }): TObject {
+  const [schema] = Object.values(params.properties);
+  return Type.Object({ [name]: { ...schema, description } as TSchema });
+}
+
+/** A query parameter Fastify checks as the text `true` or `false` is, to a typed client, a boolean. */
+function booleans(query: TObject): TObject {
+  const isBoolean = (schema: { enum?: unknown[] }) => schema.enum?.length === 2 && schema.enum.includes('true') && schema.enum.includes('false');
+  return {
+    ...query,
+    properties: Object.fromEntries(
+      Object.entries(query.properties).map(([name, schema]) => {
+        if (!isBoolean(schema as { enum?: unknown[] })) return [name, schema];
+        const annotations = Object.entries(schema).filter(([keyword]) => keyword !== 'enum');
+        return [name, { ...Object.fromEntries(annotations), type: 'boolean' }];
+      }),
+    ),
+  } as TObject;
+}
+
+/** Every answer of a route, as @fastify/swagger reads a response map: description, headers, and content by media type. */
+function answers(response: Record<string, TSchema> | undefined, declared: Record<number, string | Answer>, isGet: boolean) {
+  const statuses = new Set([...Object.keys(response ?? {}), ...Object.keys(declared)].filter((status) => /^\d+$/.test(status)));
+  const described: Record<string, unknown> = {};
+  for (const status of [...statuses].sort()) {
+    const given = declared[Number(status)];
+    const answer: Answer = typeof given === 'string' ? { description: given } : (given ?? { description: 'OK' });
+    const body = response?.[status] as (TSchema & { content?: Record<string, unknown> }) | undefined;
+    const refusal = Number(status) >= 400;
+    const content = {
+      ...(refusal ? errorContent : body?.content ?? (body && json(body))),
+      ...(answer.content && Object.fromEntries(Object.entries(answer.content).map(([type, schema]) => [type, { schema: withReferences(schema) }]))),
+    };
+    // The json() form is a schema by media type; @fastify/swagger wants each under `schema`.
+    const media = Object.fromEntries(Object.entries(content).map(([type, value]) => [type, (value as { schema?: unknown }).schema !== undefined ? value : { schema: value }]));
+    const headers = { ...(isGet && status === '200' && HEADERS.etag), ...answer.headers };
+    described[status] = {
+      description: answer.description,
+      ...(Object.keys(headers).length > 0 && { headers }),
+      ...(Object.keys(media).length > 0 ? { content: media } : { type: 'null' }),
+    };
+  }
+  if (isGet) described[304] = { description: 'Not modified: If-None-Match names the current ETag. No body.', type: 'null', headers: HEADERS.etag };
+  described[503] = {
+    description: 'The store cannot take the request now (an outage, a full disk), or the service sheds load: try again after Retry-After.',
+    headers: HEADERS.retryAfter,
+    content: { 'application/json': { schema: reference('ErrorBody') } },
+  };
+  const error = { description: 'The error body', content: { 'application/json': { schema: reference('ErrorBody') } } };
+  return { ...described, '4xx': error, '5xx': error };
+}
 
 export type CrudOperation = 'list' | 'read' | 'create' | 'update' | 'patch' | 'remove';
 
@@ -96,8 +222,22 @@ export function routeDocs(
   return { tags: [base], summary: summaries[operation], operationId };
 }
 
+/**
+ * The one name the document gives the path parameter of a resource's record paths, where Fastify
+ * names it by what each method takes (`GET /peliculas/:titulo`, `PUT /peliculas/:id`): for each,
+ * the parameter's description and the operation's, saying what it takes.
+ */
+export function recordParam(lookupParam: string, keyName: string, resourceName: string) {
+  const name = lookupParam === keyName ? keyName : `${lookupParam}_o_${keyName}`;
+  const takes = (param: string) => ({
+    pathParam: { name, description: `The ${resourceName}'s ${englishParam(param)}.` },
+    description: `\`${name}\` is the ${resourceName}'s ${englishParam(param)}.`,
+  });
+  return { byLookup: takes(lookupParam), byKey: takes(keyName) };
+}
+
 const PARAMS: Record<string, string> = { titulo: 'title', nombre: 'name', tipo_evento: 'event kind', dni: 'DNI' };
-const englishParam = (param: string) => PARAMS[param] ?? param;
+export const englishParam = (param: string) => PARAMS[param] ?? param;
 
 const englishPlural = (noun: string) => (/[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`);
 

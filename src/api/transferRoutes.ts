@@ -1,7 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Static } from 'typebox';
+import { Type, type Static, type TObject } from 'typebox';
 import { messages } from '../catalogue/messages.js';
+import type { FieldKind } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { importCatalogue, problemCount, type ImportResult, type OnConflict } from '../transfer/import.js';
 import { readSpreadsheets, type SpreadsheetFile } from '../transfer/read/index.js';
@@ -11,9 +12,10 @@ import { exportOds, ODS_TYPE } from '../transfer/write/ods.js';
 import { NotInASheet, type Selection } from '../transfer/write/sheets.js';
 import { exportWorkbook } from '../transfer/write/xlsx.js';
 import { errorBody, ErrorBody, HttpError } from './errors.js';
-import { parseListQuery, type RawQuery } from './listQuery.js';
+import { filterParams, parseListQuery, sortParams, type RawQuery } from './listQuery.js';
 import { localDateTime } from './time.js';
-import { CsvExportQuery, ExportQuery, ImportQuery, ImportReport, type Existentes } from './transferSchemas.js';
+import { HEADERS } from './openapi.js';
+import { CsvExportQuery, ExportQuery, ImportQuery, ImportReport, Upload, type Existentes } from './transferSchemas.js';
 
 /** What the import does with a record already stored, for each word of `existentes`. */
 const ON_CONFLICT = { error: 'error', omitir: 'skip', actualizar: 'update' } as const satisfies Record<Existentes, OnConflict>;
@@ -43,9 +45,17 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
           summary: 'Check or import spreadsheets: CSV files named after their resource, or a workbook (.xlsx, .ods)',
           description: `multipart/form-data with one or more files in parts named \`archivo\`, at most ${MOST_FILES} and ${maxBytes} bytes in all. Everything is stored, or nothing.`,
           operationId: 'importSpreadsheets',
-          consumes: ['multipart/form-data'],
           querystring: ImportQuery,
           response: { 200: ImportReport, '4xx': ErrorBody, '5xx': ErrorBody },
+          described: {
+            body: { 'multipart/form-data': Upload },
+            answers: {
+              200: 'The report: what was (or, with comprobar=true, would be) stored, and every problem found.',
+              400: { description: 'Nothing was stored: the error body, with the report that names every problem.', content: { 'application/json': ImportRefusal } },
+              413: `The files are over ${maxBytes} bytes in all (the report names the file), or more than ${MOST_FILES}.`,
+              415: 'The body is not multipart/form-data.',
+            },
+          },
         },
       },
       async (request, reply) => {
@@ -74,9 +84,16 @@ export async function transferRoutes(app: FastifyInstance, db: Db, maxBytes: num
           summary: format.summary,
           description: `With \`recurso\` (${resources.map((r) => r.name).join(', ')}), that resource's list alone, filtered and sorted by the list's own parameters (\`q\`, \`_sort\`, \`_order\`, \`<field>\`, \`<field>_gte\`…, as \`GET /<recurso>\` takes them), every matching record.${format.ext === 'csv' ? ' `recurso` is required.' : ' Without it, the whole catalogue.'}`,
           operationId: format.operationId,
-          produces: [format.type],
           querystring: format.ext === 'csv' ? CsvExportQuery : ExportQuery,
           response: { '4xx': ErrorBody, '5xx': ErrorBody },
+          described: {
+            query: exportQuery(format.ext === 'csv'),
+            answers: {
+              200: { description: 'The file.', headers: { ...HEADERS.attachment, ...HEADERS.noStore }, content: { [format.type]: Type.String({ format: 'binary' }) } },
+              400: 'recurso or a list parameter has a value it does not take: the sentence names it.',
+              422: 'The list does not fit in a sheet: too many rows, or a value a sheet cannot hold.',
+            },
+          },
         },
       },
       async (request, reply) => {
@@ -124,6 +141,22 @@ const EXPORTS = {
     write: exportStaffCsv,
   },
 } as const;
+
+/** An import refused: the error body and the report, in one object. */
+const ImportRefusal = Type.Intersect([ErrorBody, ImportReport]);
+
+/**
+ * `GET /exportar.*`'s query as a typed client sends it, for the API description: `recurso`, and the
+ * sort and filters of any list (each list checks its own, as exportSelection does).
+ */
+function exportQuery(csv: boolean): TObject {
+  const kinds = Object.assign({}, ...resources.map((r) => r.kinds)) as Record<string, FieldKind>;
+  const recurso = Type.Enum(
+    resources.map((r) => r.name),
+    { description: `The resource whose list to export, by its path name${csv ? '' : '; without it, the whole catalogue'}.` },
+  );
+  return Type.Object({ recurso: csv ? recurso : Type.Optional(recurso), ...sortParams(kinds), ...filterParams(kinds) });
+}
 
 /** What `GET /exportar.*` asks for: `recurso` and that list's own parameters, checked as the list checks them. */
 function exportSelection(raw: RawQuery, timeZone: string): Selection {

@@ -17,6 +17,11 @@ export const ImportQuery = Type.Object(
   { description: 'Parameters it does not know are ignored, as on every route.' },
 );
 
+/** The upload: one or more files, each in a part named `archivo`. */
+export const Upload = Type.Object({
+  archivo: Type.Array(Type.String({ format: 'binary' }), { minItems: 1, description: 'CSV files named after their resource (peliculas.csv), or one workbook (.xlsx, .ods)' }),
+});
+
 export const Problem = Type.Object({
   archivo: Type.String(),
   hoja: Type.Optional(Type.String({ description: "a workbook's sheet" })),

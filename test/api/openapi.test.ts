@@ -28,9 +28,15 @@ function registeredRoutes(app: FastifyInstance): { method: string; url: string }
   return routes;
 }
 
+/** A path with its parameters' names left out: `/peliculas/{}`, whether served as `:titulo` or described as `{titulo_o_id}`. */
+const unnamed = (path: string) => path.replace(/:\w+|\{\w+\}/g, '{}');
+
 const RESOURCES = ['/peliculas', '/Obras', '/eventosUrbanos', '/artistas', '/categorias', '/participaciones'];
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema?: Json }> }>; operationId?: string };
+type Schema = Json & { type?: string; enum?: unknown[] };
+type Parameter = { name: string; in: string; required?: boolean; schema: Schema };
+type Response = { content?: Record<string, { schema?: Json }>; headers?: Record<string, { schema: Schema }> };
+type Operation = { responses: Record<string, Response>; operationId?: string; description?: string; parameters?: Parameter[] };
 type Document = { openapi: string; info: Json; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json> } };
 
 describe('the OpenAPI description at /openapi.json and its browser at /docs', () => {
@@ -62,17 +68,60 @@ describe('the OpenAPI description at /openapi.json and its browser at /docs', ()
     // OPTIONS * is the CORS preflight catch-all, not an operation of any path.
     const routes = registeredRoutes(app).filter((r) => !documented(r.url) && !page(r.url) && !(r.method === 'OPTIONS' && r.url === '*'));
     assert.ok(routes.length >= 6 * 5 + 4, `only ${routes.length} routes found`);
-    for (const { method, url } of routes) {
-      const path = url.replace(/:(\w+)/g, '{$1}');
-      assert.ok(doc.paths[path]?.[method.toLowerCase()], `${method} ${url} is not in the description`);
-    }
-    for (const [path, operations] of Object.entries(doc.paths)) {
-      for (const method of Object.keys(operations)) {
-        const url = path.replace(/\{(\w+)\}/g, ':$1');
-        assert.ok(app.hasRoute({ method: method.toUpperCase() as HTTPMethods, url }), `${method} ${path} is described but not served`);
-      }
-    }
+    // The description may name a path parameter otherwise than the route does (one name per position).
+    const described = Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${unnamed(path)}`));
+    const served = routes.map(({ method, url }) => `${method} ${unnamed(url)}`);
+    assert.deepEqual([...new Set(described)].sort(), [...new Set(served)].sort());
     assert.ok(!Object.keys(doc.paths).some(documented), 'the description and its browser describe themselves');
+  });
+
+  it('when the paths are compared without their parameters\' names, then no two are the same (OpenAPI 3.1 holds them identical)', () => {
+    const paths = Object.keys(doc.paths).map(unnamed);
+    assert.deepEqual(paths.filter((path, i) => paths.indexOf(path) !== i), []);
+    const takes = (path: string, method: string) => doc.paths[path]?.[method]?.parameters?.find((p) => p.in === 'path');
+    for (const [path, method, name, type] of [
+      ['/peliculas/{titulo_o_id}', 'get', 'titulo_o_id', 'string'],
+      ['/peliculas/{titulo_o_id}', 'put', 'titulo_o_id', 'integer'],
+      ['/categorias/{nombre_o_id}', 'delete', 'nombre_o_id', 'integer'],
+      ['/participaciones/{tipo_evento_o_id}', 'get', 'tipo_evento_o_id', undefined],
+      ['/artistas/{dni}', 'patch', 'dni', 'integer'],
+    ] as const) {
+      const param = takes(path, method);
+      assert.equal(param?.name, name, `${method} ${path}`);
+      assert.equal(param.schema.type, type, `${method} ${path}`);
+    }
+    assert.equal(doc.paths['/Obras/{titulo_o_id}']?.get?.description, '`titulo_o_id` is the theatrical work\'s title.');
+    assert.equal(doc.paths['/Obras/{titulo_o_id}']?.delete?.description, '`titulo_o_id` is the theatrical work\'s id.');
+    assert.deepEqual(takes('/participaciones/{tipo_evento_o_id}', 'get')?.schema.enum, ['pelicula', 'obra', 'eventoUrbano']);
+  });
+
+  it('when query parameters are described, then each has its type: integers, enumerations and booleans are not text', () => {
+    const query = (path: string, method = 'get') =>
+      Object.fromEntries((doc.paths[path]?.[method]?.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
+    const peliculas = query('/peliculas');
+    const integer = { type: 'integer' };
+    const integers = { anyOf: [integer, { type: 'array', items: integer }] };
+    assert.deepEqual(peliculas._page, { type: 'integer', minimum: 1 });
+    assert.deepEqual(peliculas._limit, { type: 'integer', minimum: 1, maximum: 1000 });
+    assert.deepEqual(peliculas._start, { type: 'integer', minimum: 0 });
+    assert.deepEqual(peliculas._end, { type: 'integer', minimum: 0 });
+    assert.deepEqual(peliculas._order, { enum: ['asc', 'desc'] });
+    assert.deepEqual(peliculas._sort?.enum, ['id', 'titulo', 'sipnosis', 'duracion', 'categoria_id', '-id', '-titulo', '-sipnosis', '-duracion', '-categoria_id']);
+    assert.deepEqual(peliculas.categoria_id, integers);
+    assert.deepEqual(peliculas.duracion_gte, integers);
+    assert.deepEqual(peliculas.titulo_like, { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] });
+    assert.equal(peliculas.duracion_like, undefined, '_like is for text');
+    assert.deepEqual(peliculas._expand, { anyOf: [{ enum: ['categoria'] }, { type: 'array', items: { enum: ['categoria'] } }] });
+    assert.deepEqual(query('/participaciones').tipo_evento, { anyOf: [{ enum: ['pelicula', 'obra', 'eventoUrbano'] }, { type: 'array', items: { enum: ['pelicula', 'obra', 'eventoUrbano'] } }] });
+    assert.deepEqual(Object.keys(query('/peliculas/{titulo_o_id}')).sort(), ['_embed', '_expand']);
+    const cambios = query('/cambios');
+    assert.deepEqual(cambios.desde, { type: 'integer', minimum: 0 });
+    assert.deepEqual(cambios.operacion, { anyOf: [{ enum: ['alta', 'modificacion', 'baja'] }, { type: 'array', items: { enum: ['alta', 'modificacion', 'baja'] } }] });
+    assert.deepEqual(query('/importar', 'post').comprobar, { type: 'boolean' });
+    assert.deepEqual(query('/exportar.csv').recurso?.enum, ['categorias', 'peliculas', 'Obras', 'eventosUrbanos', 'artistas', 'participaciones']);
+    const calendar = query('/eventosUrbanos.ics');
+    assert.deepEqual(calendar.categoria_id, integers);
+    assert.equal(calendar._page, undefined, 'a calendar is not paged');
   });
 
   it('when a resource path is described, then its 4xx answers carry the ErrorBody schema', () => {

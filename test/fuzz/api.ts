@@ -82,13 +82,6 @@ export function fieldOf(name: string, schema: TSchema): Field {
 export async function describeApi(app: FastifyInstance): Promise<Api> {
   await app.ready();
   const paths = (app.swagger() as { paths: OpenApiPaths }).paths;
-  const pathParam = (prefix: string, method: string): string => {
-    const entry = Object.entries(paths).find(([p, ops]) => p.startsWith(`${prefix}/{`) && ops[method] !== undefined);
-    const name = entry?.[1][method]?.parameters?.find((p) => p.in === 'path')?.name;
-    if (name === undefined) throw new Error(`no ${method.toUpperCase()} ${prefix}/{…} route`);
-    return name;
-  };
-
   const specs = resources.map((resource): ResourceSpec => {
     const { path, schemas: { item } } = resource;
     const property = (name: string) => {
@@ -96,7 +89,8 @@ export async function describeApi(app: FastifyInstance): Promise<Api> {
       if (!schema) throw new Error(`${path}: ${name} is not a field`);
       return fieldOf(name, schema);
     };
-    const key = property(pathParam(path, 'put'));
+    // The description names the record paths' parameter once for lookup and key (titulo_o_id): each is the resource's own.
+    const key = property(resource.key.name);
     const required = paths[path]?.post?.requestBody?.content?.['application/json']?.schema?.required ?? [];
     const relations = relationsOf(resource);
     return {
@@ -104,7 +98,7 @@ export async function describeApi(app: FastifyInstance): Promise<Api> {
       path,
       key,
       clientKey: required.includes(key.name),
-      lookup: property(pathParam(path, 'get')),
+      lookup: property(resource.lookup.param),
       fields: Object.keys(item.properties).filter((name) => name !== key.name).map(property),
       answered: Object.keys(item.properties),
       expand: Object.keys(relations.expand),
