@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { routeDocs } from '../../src/api/openapi.js';
 import { buildTestApp, send, type Json } from '../helpers.js';
+import { importar } from './uploads.js';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -43,7 +44,8 @@ describe('the OpenAPI description at /openapi.json and its browser at /docs', ()
   let app: FastifyInstance;
   let doc: Document;
   before(async () => {
-    app = await buildTestApp({ METRICS_ENABLED: 'true' });
+    // No live feed may open, so that asking for one answers its 503 at once.
+    app = await buildTestApp({ METRICS_ENABLED: 'true', CHANGES_MAX_STREAMS: '0' });
     const res = await send(app, 'GET', '/openapi.json');
     assert.equal(res.statusCode, 200, res.body);
     doc = res.json<Document>();
@@ -122,6 +124,72 @@ describe('the OpenAPI description at /openapi.json and its browser at /docs', ()
     const calendar = query('/eventosUrbanos.ics');
     assert.deepEqual(calendar.categoria_id, integers);
     assert.equal(calendar._page, undefined, 'a calendar is not paged');
+  });
+
+  it('when every route answers its successes and refusals, then each status, media type and header sent is one the description declares', async () => {
+    const checked = new Set<string>();
+    const check = async (method: HTTPMethods, url: string, options: { payload?: unknown; headers?: Record<string, string> } = {}) => {
+      const res = await app.inject({ method, url, headers: options.headers, ...(options.payload !== undefined && { payload: options.payload as string }) });
+      return declares(method, url, res);
+    };
+    const declares = (method: string, url: string, res: Awaited<ReturnType<typeof send>>) => {
+      const path = new URL(url, 'http://x').pathname;
+      const template = Object.keys(doc.paths)
+        .filter((t) => new RegExp(`^${t.replace(/\{\w+\}/g, '[^/]+').replace(/\./g, '\\.')}$`).test(path))
+        .sort((a, b) => a.split('{').length - b.split('{').length)[0];
+      const what = `${method} ${url} ${res.statusCode}`;
+      const operation = template === undefined ? undefined : doc.paths[template]?.[method.toLowerCase()];
+      assert.ok(operation, `${what}: no such operation`);
+      const status = String(res.statusCode);
+      const response = operation.responses[status] ?? operation.responses[`${status[0]}XX`];
+      assert.ok(response, `${what}: status not declared`);
+      checked.add(`${method.toLowerCase()} ${template} ${status}`);
+      const mediaType = (type: string) => type.split(';')[0]?.trim().toLowerCase();
+      if (res.rawPayload.length > 0) {
+        const declared = Object.keys(response.content ?? {}).map(mediaType);
+        assert.ok(declared.includes(mediaType(String(res.headers['content-type']))), `${what}: ${res.headers['content-type']} is not among ${declared.join(', ')}`);
+      }
+      const headers = Object.keys(response.headers ?? {}).map((h) => h.toLowerCase());
+      for (const header of ['etag', 'x-total-count', 'link', 'location', 'retry-after', 'content-disposition', 'cache-control']) {
+        if (res.headers[header] !== undefined) assert.ok(headers.includes(header), `${what}: ${header} is sent but not declared`);
+      }
+      return res;
+    };
+
+    const categoria = (await check('POST', '/categorias', { payload: { nombre: 'Documental' } })).json<{ id: number }>();
+    const pelicula = (await check('POST', '/peliculas', { payload: { titulo: 'Baraka', sipnosis: 's', duracion: 96, categoria_id: categoria.id } })).json<{ id: number }>();
+    await check('POST', '/eventosUrbanos', { payload: { titulo: 'Feria', descripcion: 'd', fecha: '2026-11-14', lugar: 'Plaza', categoria_id: categoria.id } });
+    await check('POST', '/peliculas', { payload: 'titulo=x', headers: { 'content-type': 'text/plain' } });
+    await check('GET', '/peliculas');
+    await check('GET', '/peliculas?_page=1&_limit=1&categoria_id=1');
+    await check('GET', '/peliculas?_order=sideways&_sort=titulo');
+    const read = await check('GET', '/peliculas/Baraka?_expand=categoria');
+    await check('GET', '/peliculas/Baraka?_expand=categoria', { headers: { 'if-none-match': String(read.headers.etag) } });
+    await check('GET', '/peliculas/Nadie');
+    await check('PATCH', `/peliculas/${pelicula.id}`, { payload: { duracion: 97 }, headers: { 'if-match': '"otra"' } });
+    await check('PATCH', `/peliculas/${pelicula.id}`, { payload: '{"duracion":98}', headers: { 'content-type': 'application/merge-patch+json' } });
+    await check('PUT', `/peliculas/${pelicula.id}`, { payload: { titulo: 'Baraka', sipnosis: 's', duracion: 99, categoria_id: categoria.id } });
+    await check('PUT', '/peliculas/abc', { payload: {} });
+    await check('DELETE', '/peliculas/999999');
+    await check('DELETE', `/categorias/${categoria.id}`);
+    const cambios = await check('GET', '/cambios?_limit=2');
+    await check('GET', '/cambios/1');
+    await check('GET', '/cambios/999999');
+    await check('GET', '/cambios', { headers: { accept: 'text/event-stream' } });
+    await check('POST', '/cambios/1/deshacer');
+    await check('POST', `/cambios/${cambios.json<{ id: number }[]>()[1]?.id}/deshacer`);
+    const calendar = await check('GET', '/eventosUrbanos.ics?categoria_id=1');
+    await check('GET', '/eventosUrbanos.ics?categoria_id=1', { headers: { 'if-none-match': String(calendar.headers.etag) } });
+    await check('GET', '/eventosUrbanos.ics?categoria_id=uno');
+    for (const url of ['/exportar.csv?recurso=peliculas', '/exportar.xlsx', '/exportar.ods?recurso=eventosUrbanos', '/exportar.csv', '/exportar.xlsx?recurso=nada']) await check('GET', url);
+    await check('POST', '/importar', { payload: {} });
+    declares('POST', '/importar?comprobar=true', await importar(app, '?comprobar=true', [{ name: 'categorias.csv', bytes: 'nombre\nTeatro\n' }]));
+    declares('POST', '/importar', await importar(app, '', [{ name: 'nada.csv', bytes: 'x\n1\n' }]));
+    for (const url of ['/health', '/health/live', '/metrics']) await check('GET', url);
+    // Every kind of answer met above: a route's answers, its refusals, and the headers of each.
+    for (const answer of ['post /peliculas 201', 'get /peliculas 200', 'get /peliculas/{titulo_o_id} 304', 'patch /peliculas/{titulo_o_id} 412', 'post /cambios/{id}/deshacer 409', 'get /cambios 503', 'get /eventosUrbanos.ics 200', 'get /eventosUrbanos.ics 304', 'get /exportar.ods 200', 'post /importar 200', 'post /importar 400', 'post /importar 415', 'delete /categorias/{nombre_o_id} 400']) {
+      assert.ok(checked.has(answer), `${answer} was not met: ${[...checked].join(', ')}`);
+    }
   });
 
   it('when a resource path is described, then its 4xx answers carry the ErrorBody schema', () => {
