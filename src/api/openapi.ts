@@ -96,9 +96,12 @@ export async function openApi(app: FastifyInstance, options: { writeKeys: boolea
 const WRITE_KEY = 'writeKey';
 const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
+const IF_NONE_MATCH = { 'If-None-Match': Type.Optional(Type.String({ description: 'An ETag this route answered: 304 while it is still current.' })) };
+
 const reference = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: TSchema) => ({ 'application/json': withReferences(schema) });
-const errorContent = json(ErrorBody);
+/** A body by media type, as @fastify/swagger reads a response's `content`. */
+const media = (types: Record<string, TSchema>) => Object.fromEntries(Object.entries(types).map(([type, schema]) => [type, { schema: withReferences(schema) }]));
+const ERROR_BODY = media({ 'application/json': ErrorBody });
 
 /** `schema` with every schema the document names under components replaced by a reference to it. */
 function withReferences(schema: unknown): TSchema {
@@ -125,8 +128,7 @@ const describeRoute = (writeKeys: boolean): SwaggerTransform => ({ schema, url, 
   const isGet = methods.includes('GET');
   const isWrite = methods.some((method) => WRITES.includes(method));
   const [firstSegment = ''] = url.split('/').filter(Boolean);
-  const ifNoneMatch = Type.Object({ 'If-None-Match': Type.Optional(Type.String({ description: 'An ETag this route answered: 304 while it is still current.' })) });
-  const headers = { ...(isGet && ifNoneMatch.properties), ...described.headers?.properties };
+  const headers = { ...(isGet && IF_NONE_MATCH), ...described.headers?.properties };
   const renamed = described.pathParam && renameParam(params as TObject, described.pathParam);
   const documented: FastifySchema = {
     ...rest,
@@ -135,7 +137,7 @@ const describeRoute = (writeKeys: boolean): SwaggerTransform => ({ schema, url, 
     ...((described.query ?? querystring) !== undefined && { querystring: withReferences(described.query ?? booleans(querystring as TObject)) }),
     ...((renamed ?? params) !== undefined && { params: renamed ?? params }),
     ...(Object.keys(headers).length > 0 && { headers: Type.Object(headers) }),
-    ...(described.body && { body: { content: Object.fromEntries(Object.entries(described.body).map(([type, body]) => [type, { schema: body }])) } }),
+    ...(described.body && { body: { content: media(described.body) } }),
     response: answers(response as Record<string, TSchema> | undefined, described.answers ?? {}, isGet),
   };
   return { url: renamed ? url.replace(/:\w+/, `:${described.pathParam?.name}`) : url, schema: documented };
@@ -168,28 +170,26 @@ function answers(response: Record<string, TSchema> | undefined, declared: Record
   for (const status of [...statuses].sort()) {
     const given = declared[Number(status)];
     const answer: Answer = typeof given === 'string' ? { description: given } : (given ?? { description: 'OK' });
+    // The route's response schema is its JSON body, unless it names its media types itself (/metrics).
     const body = response?.[status] as (TSchema & { content?: Record<string, unknown> }) | undefined;
-    const refusal = Number(status) >= 400;
     const content = {
-      ...(refusal ? errorContent : body?.content ?? (body && json(body))),
-      ...(answer.content && Object.fromEntries(Object.entries(answer.content).map(([type, schema]) => [type, { schema: withReferences(schema) }]))),
+      ...(Number(status) >= 400 ? ERROR_BODY : (body?.content ?? (body && media({ 'application/json': body })))),
+      ...(answer.content && media(answer.content)),
     };
-    // The json() form is a schema by media type; @fastify/swagger wants each under `schema`.
-    const media = Object.fromEntries(Object.entries(content).map(([type, value]) => [type, (value as { schema?: unknown }).schema !== undefined ? value : { schema: value }]));
     const headers = { ...(isGet && status === '200' && HEADERS.etag), ...answer.headers };
     described[status] = {
       description: answer.description,
       ...(Object.keys(headers).length > 0 && { headers }),
-      ...(Object.keys(media).length > 0 ? { content: media } : { type: 'null' }),
+      ...(Object.keys(content).length > 0 ? { content } : { type: 'null' }),
     };
   }
   if (isGet) described[304] = { description: 'Not modified: If-None-Match names the current ETag. No body.', type: 'null', headers: HEADERS.etag };
   described[503] = {
     description: 'The store cannot take the request now (an outage, a full disk), or the service sheds load: try again after Retry-After.',
     headers: HEADERS.retryAfter,
-    content: { 'application/json': { schema: reference('ErrorBody') } },
+    content: ERROR_BODY,
   };
-  const error = { description: 'The error body', content: { 'application/json': { schema: reference('ErrorBody') } } };
+  const error = { description: 'The error body', content: ERROR_BODY };
   return { ...described, '4xx': error, '5xx': error };
 }
 
