@@ -3,12 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/connect.js';
 import { normalizeKey } from '../../src/catalogue/keys.js';
 import type { Db } from '../../src/db/schema.js';
 import { etagOf } from '../../src/cache/etag.js';
 import { buildTestApp, DELETE_TIMESTAMP, ERROR_TIMESTAMP } from '../helpers.js';
-import { backend, freshStore, type TestStore } from '../stores.js';
+import { backend, migratedStore, type MigratedStore } from '../stores.js';
 import { describeApi, type Api, type ResourceSpec } from './api.js';
 import { JSON_TYPES, NON_JSON_TYPES, recipe, render, validCreates, type Sent } from './generators.js';
 import { accepted, Catalogue, deletionOrder, parseBody, REFERENCES, type Json } from './model.js';
@@ -195,20 +194,19 @@ function attachment(api: Api, model: Catalogue, spec: ResourceSpec, record: Json
 }
 
 describe(`hostile input on every route (${backend})`, () => {
-  let store: TestStore;
+  let store: MigratedStore;
   let app: FastifyInstance;
   let db: Db;
   let api: Api;
   before(async () => {
-    store = await freshStore();
     // The same store through the service and directly, to check what it really holds.
+    store = await migratedStore();
+    db = store.db;
     app = await buildTestApp({ DATABASE_URL: store.url });
-    db = openDatabase(store.url);
     api = await describeApi(app);
   });
   after(async () => {
     await app?.close();
-    await db?.destroy();
     await store?.drop();
   });
 
