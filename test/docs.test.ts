@@ -4,8 +4,8 @@ import { dirname, join, relative } from 'node:path';
 import { it } from 'node:test';
 import { root } from './service.js';
 
-// The README and the docs pages link to each other, to their headings and to the code; a page
-// renamed or a heading reworded must not leave a link that leads nowhere.
+// The README and the docs pages link to each other, to their headings and to the code, and name
+// the code's files; a page, file or heading renamed must not leave a reference that leads nowhere.
 
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
 
@@ -47,4 +47,20 @@ it('when the README and docs pages link to a file or a heading, then the file ex
   }
   assert.ok(checked >= 40, `the pages' links were found (${checked})`);
   assert.deepEqual(broken, []);
+});
+
+it('when the README and docs pages name a file or folder of the code, then it exists', () => {
+  const missing: string[] = [];
+  let named = 0;
+  for (const page of pages) {
+    const spans = [...readFileSync(join(root, page), 'utf8').matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
+    for (const span of spans) {
+      for (const [path = ''] of span.matchAll(/(?<![\w./-])(?:src|test|bench|scripts|web)\/[\w./-]*[\w/]/g)) {
+        named++;
+        if (!existsSync(join(root, path))) missing.push(`${page}: ${path}`);
+      }
+    }
+  }
+  assert.ok(named >= 30, `the pages' file names were found (${named})`);
+  assert.deepEqual(missing, []);
 });
