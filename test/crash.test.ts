@@ -9,6 +9,7 @@ import type { Json } from './helpers.js';
 import { type Service } from './service.js';
 import { backend } from './stores.js';
 import { harness } from './harness.js';
+import { seededRandom, seedFor } from './random.js';
 
 // A real server process under a write load, killed with SIGKILL mid-load and restarted on the same
 // store, several times over. Each client writes only rows of its own, one request at a time, so the
@@ -138,8 +139,8 @@ async function meanGroupOf(service: Service): Promise<number> {
   return counter('db_grouped_writes_total') / counter('db_write_groups_total');
 }
 
-/** Runs every client against `service` and kills it with SIGKILL after `killAt` acknowledged writes. */
-async function loadUntilKilled(service: Service, clients: Client[], shared: number[], killAt: number): Promise<RoundFigures> {
+/** Runs every client against `service` and kills it with SIGKILL after `killAt` acknowledged writes, within 20 ms. */
+async function loadUntilKilled(service: Service, clients: Client[], shared: number[], killAt: number, random: () => number): Promise<RoundFigures> {
   const figures: RoundFigures = { acknowledged: 0, acknowledgedLate: 0, inFlightAtKill: 0, unanswered: 0 };
   let inFlight = 0;
   let killed: Promise<unknown> | undefined;
@@ -184,7 +185,7 @@ async function loadUntilKilled(service: Service, clients: Client[], shared: numb
     client.rows = write.apply(client.rows, write.method === 'DELETE' ? undefined : answer);
     if (killed) figures.acknowledgedLate++;
     // From a timer rather than here, so that the kill lands at any point of the client's work.
-    else if (++figures.acknowledged === killAt) setTimeout(kill, Math.random() * 20);
+    else if (++figures.acknowledged === killAt) setTimeout(kill, random() * 20);
     else if (figures.acknowledged === Math.floor(killAt / 2)) figures.meanGroup = meanGroupOf(service);
     return answer;
   }
@@ -356,6 +357,8 @@ async function start(url: string): Promise<Service> {
 
 describe(`a crash under load (${backend})`, () => {
   it('when the service is killed mid-load and restarted, then every acknowledged write is there and no write is there by halves', { timeout: 180000 }, async (t) => {
+    // The seed replays where each round is killed; the moment the kill meets is the machine's.
+    const random = seededRandom(seedFor(t));
     const store = await started.store();
     let service = await start(store.url);
 
@@ -379,8 +382,8 @@ describe(`a crash under load (${backend})`, () => {
         rows: new Map(),
       }));
       clients.push(...writers);
-      const killAt = KILL_AFTER + Math.floor(Math.random() * KILL_SPREAD);
-      const figures = await loadUntilKilled(service, writers, shared, killAt);
+      const killAt = KILL_AFTER + Math.floor(random() * KILL_SPREAD);
+      const figures = await loadUntilKilled(service, writers, shared, killAt, random);
       assert.ok(figures.inFlightAtKill > 0, 'the kill came while writes were in flight');
       const meanGroup = await figures.meanGroup;
       assert.ok(meanGroup !== undefined && Number.isFinite(meanGroup), 'the service counts its commits');

@@ -6,13 +6,14 @@ import { backend, freshStore } from './stores.js';
 
 /**
  * The service exactly as `npm start` builds it, with the settings in `env`, on a private store of
- * this run's backend (in-memory SQLite, or a fresh PostgreSQL database dropped when the app closes).
+ * this run's backend (in-memory SQLite, or a fresh PostgreSQL database dropped when the app closes),
+ * or on the store `env.DATABASE_URL` names, which the caller owns.
  */
 export async function buildTestApp(testEnv: Record<string, string> = {}): Promise<FastifyInstance> {
   // TEST_LOG_LEVEL=error shows the service's own log while debugging a test. Load shedding is off
   // unless a test sets it: the tests' own heavy work shares the app's event loop.
   const env = { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0', ...testEnv };
-  if (backend === 'sqlite') return buildApp(loadConfig({ DATABASE_URL: 'sqlite::memory:', ...env }));
+  if (backend === 'sqlite' || testEnv.DATABASE_URL) return buildApp(loadConfig({ DATABASE_URL: 'sqlite::memory:', ...env }));
   const store = await freshStore();
   const app = await buildApp(loadConfig({ DATABASE_URL: store.url, ...env }));
   app.addHook('onClose', () => store.drop());

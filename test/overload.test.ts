@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -20,6 +21,8 @@ interface Held {
   opened: number;
   received: string;
   closedAt?: number;
+  /** Resolves once the connection is made (in the service's queue of connections to accept), or has failed. */
+  connected: Promise<void>;
   closed: Promise<void>;
 }
 
@@ -29,7 +32,7 @@ const holding: Held[] = [];
 /** Connects, sends `first`, then `trickle` every 200 ms (keeping the connection busy) until the service closes it. */
 function hold(port: number, first: string, trickle = ''): Held {
   const socket: Socket = connect(port, '127.0.0.1');
-  const held: Held = { socket, opened: Date.now(), received: '', closed: Promise.resolve() };
+  const held: Held = { socket, opened: Date.now(), received: '', connected: Promise.resolve(), closed: Promise.resolve() };
   holding.push(held);
   const timer = setInterval(() => trickle && socket.writable && socket.write(trickle), 200);
   held.closed = new Promise((resolve) => {
@@ -39,6 +42,7 @@ function hold(port: number, first: string, trickle = ''): Held {
       resolve();
     });
   });
+  held.connected = Promise.race([once(socket, 'connect').then(() => {}, () => {}), held.closed]);
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => (held.received += chunk));
   // A refused or cut connection may be reset; 'close' records it.
@@ -61,13 +65,24 @@ function fetchAlone(base: string, path: string, headers: Record<string, string> 
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until the connections are made, in order: the service accepts them in the order they were
+ * made, so that those opened later are the ones past its cap.
+ */
+const connected = (held: Held[]) => Promise.all(held.map((h) => h.connected));
 
-/** Waits until the service has closed every one of `held`, or fails after `ms`. */
-async function closedWithin(held: Held[], ms: number): Promise<void> {
-  await Promise.race([Promise.all(held.map((h) => h.closed)), sleep(ms)]);
-  const open = held.filter((h) => h.closedAt === undefined).length;
-  assert.equal(open, 0, `${open} of ${held.length} connections still open after ${ms} ms`);
+/** Waits until the service has closed `count` of `held` (all by default), or fails after `ms`. */
+async function closedWithin(held: Held[], ms: number, count = held.length): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let enough: () => void = () => {};
+  const reached = new Promise<void>((resolve) => (enough = resolve));
+  const check = () => held.filter((h) => h.closedAt !== undefined).length >= count && enough();
+  for (const h of held) void h.closed.then(check);
+  check();
+  await Promise.race([reached, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+  const closed = held.filter((h) => h.closedAt !== undefined).length;
+  assert.ok(closed >= count, `${closed} of ${held.length} connections closed after ${ms} ms; expected ${count}`);
 }
 
 /** The status and the error body of a raw HTTP answer. */
@@ -92,8 +107,6 @@ describe(`slow and excess clients, over a real port (${backend})`, () => {
     });
     await service.healthy();
     port = Number(new URL(service.base).port);
-    // Let the keep-alive connections of healthy()'s fetch close, so that the count below is the test's own.
-    await sleep(100);
   });
   afterEach(() => {
     for (const h of holding.splice(0)) h.socket.destroy();
@@ -109,7 +122,7 @@ describe(`slow and excess clients, over a real port (${backend})`, () => {
     const slowBodies = Array.from({ length: 3 }, () =>
       hold(port, 'POST /categorias HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"nombre":"', 'a'),
     );
-    await sleep(200);
+    await connected([...slowHeaders, ...slowBodies]);
 
     // (b) While they are held, a normal client is served.
     const served = await fetchAlone(service.base, '/health');
@@ -117,12 +130,11 @@ describe(`slow and excess clients, over a real port (${backend})`, () => {
     assert.deepEqual(JSON.parse(served.body), { status: 'ok' });
     assert.equal((await fetchAlone(service.base, '/categorias')).status, 200);
 
-    // (c) Connections past MAX_CONNECTIONS are closed at once, without an answer.
+    // (c) Connections past MAX_CONNECTIONS are closed at once, without an answer. At most the
+    // MAX_CONNECTIONS - 6 left are accepted (fewer if healthy()'s keep-alive connection holds one).
     const idle = Array.from({ length: MAX_CONNECTIONS }, () => hold(port, ''));
-    await sleep(400);
-    const refused = idle.filter((h) => h.closedAt !== undefined);
-    assert.ok(refused.length >= idle.length - (MAX_CONNECTIONS - 6), `refused ${refused.length} of ${idle.length}`);
-    for (const h of refused) assert.equal(h.received, '');
+    await connected(idle);
+    await closedWithin(idle, HEADERS_TIMEOUT_MS - 100, idle.length - (MAX_CONNECTIONS - 6));
     await assert.rejects(fetchAlone(service.base, '/health'), 'a new client is refused while every connection is taken');
     for (const h of [...slowHeaders, ...slowBodies]) assert.equal(h.closedAt, undefined, 'the slow ones are still held');
 
@@ -142,9 +154,12 @@ describe(`slow and excess clients, over a real port (${backend})`, () => {
     };
     await cut(slowHeaders, HEADERS_TIMEOUT_MS, 'uri=');
     await cut(slowBodies, REQUEST_TIMEOUT_MS, 'uri=/categorias');
-    const accepted = idle.filter((h) => !refused.includes(h));
-    await closedWithin(accepted, HEADERS_TIMEOUT_MS + CUT_SLACK_MS);
-    for (const h of accepted) assert.equal(parseAnswer(h.received).status, 408, 'a connection that sends nothing is cut too');
+    await closedWithin(idle, HEADERS_TIMEOUT_MS + CUT_SLACK_MS);
+    // Each was either refused at once, with nothing sent, or accepted and cut like the slow ones.
+    const refused = idle.filter((h) => h.received === '');
+    assert.ok(refused.length >= idle.length - (MAX_CONNECTIONS - 6), `refused ${refused.length} of ${idle.length}`);
+    for (const h of refused) assert.ok((h.closedAt ?? 0) - h.opened < HEADERS_TIMEOUT_MS - 100, `refused after ${(h.closedAt ?? 0) - h.opened} ms`);
+    for (const h of idle.filter((h) => !refused.includes(h))) assert.equal(parseAnswer(h.received).status, 408, 'a connection that sends nothing is cut too');
 
     // Capacity is back, and the cut writes stored nothing.
     assert.equal((await fetchAlone(service.base, '/health')).status, 200);
@@ -195,7 +210,7 @@ describe(`many slow clients at the default connection cap, over a real port (${b
         ? hold(port, 'GET /peliculas HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Lento: si\r\n')
         : hold(port, 'POST /categorias HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"nombre":"', 'a'),
     );
-    await sleep(300);
+    await connected(held);
 
     // Ten at a time, while every slow connection is held.
     const times: number[] = [];

@@ -5,7 +5,9 @@
 //
 // Files under test/sqlite/ and test/postgres/ run on that backend only; every other file on both.
 // Arguments narrow the run to some files: `npm test -- test/api/crud.test.ts`; `--sqlite` runs the
-// SQLite pass alone (what `npm run test:node24` does).
+// SQLite pass alone, and `--no-browser` leaves out the admin's browser tests unless files are named
+// (both what `npm run test:node24` does: the admin runs in Chromium, whichever Node.js serves it);
+// `--no-build` uses the `dist/` already built (`bash .ci/run`, after `npm ci` built it).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
@@ -14,14 +16,24 @@ import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// The longest files first: the admin's browser tests (about 90 s on this 2-core machine), then the
+// command line's (10 to 25 s each). Taken in name order they came last, and the pass ended with
+// the browser tests running alone on one core for about a minute.
+const FIRST = ['test/sqlite/browser/', 'test/cli/'];
+const rank = (file: string) => {
+  const at = FIRST.findIndex((folder) => file.startsWith(folder));
+  return at === -1 ? FIRST.length : at;
+};
 const all = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => join('test', f))
-  .sort();
+  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const options = ['--sqlite', '--no-browser', '--no-build'];
 const args = process.argv.slice(2);
 const sqliteOnly = args.includes('--sqlite');
-const chosen = args.filter((a) => a !== '--sqlite').map((f) => relative(root, join(process.cwd(), f)));
-const files = chosen.length > 0 ? all.filter((f) => chosen.includes(f)) : all;
+const chosen = args.filter((a) => !options.includes(a)).map((f) => relative(root, join(process.cwd(), f)));
+const everyFile = args.includes('--no-browser') ? all.filter((f) => !f.startsWith('test/sqlite/browser/')) : all;
+const files = chosen.length > 0 ? all.filter((f) => chosen.includes(f)) : everyFile;
 const only = (backend: string) => files.filter((f) => !/^test\/(sqlite|postgres)\//.test(f) || f.startsWith(`test/${backend}/`));
 
 // Asynchronous on purpose: this process reads the embedded server's output, and a blocked event
@@ -43,8 +55,10 @@ async function runSuite(backend: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv):
 }
 
 // Tests that start real processes run `npm start`, which runs the compiled service: build it first.
-const build = spawn('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-if ((await once(build, 'exit'))[0] !== 0) process.exit(1);
+if (!args.includes('--no-build')) {
+  const build = spawn('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if ((await once(build, 'exit'))[0] !== 0) process.exit(1);
+}
 
 let ok = await runSuite('sqlite', {});
 if (sqliteOnly) process.exit(ok ? 0 : 1);

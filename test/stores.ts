@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { Db } from '../src/db/schema.js';
 
 /** The backend this run tests, chosen by test/run.ts. */
 export const backend: 'sqlite' | 'postgres' = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
@@ -27,6 +28,40 @@ export async function freshStore(): Promise<TestStore> {
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => adminQuery(admin, `drop database if exists ${name} with (force)`) };
+}
+
+export interface MigratedStore extends TestStore {
+  /** The store, open and migrated to the latest schema; `drop()` closes it. */
+  db: Db;
+}
+
+/** A fresh store of this run's backend with the service's schema, open as `db`, as the service opens it. */
+export async function migratedStore(): Promise<MigratedStore> {
+  // Loaded here, not above: the files that only start service processes need none of the store's code.
+  const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../src/db/connect.js'), import('../src/db/migrate.js')]);
+  const store = await freshStore();
+  const db = openDatabase(store.url);
+  const drop = async () => {
+    await db.destroy();
+    await store.drop();
+  };
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  return { url: store.url, db, drop };
+}
+
+/** Runs `test` on a migrated store of its own (as migratedStore makes it), dropped afterwards whatever happens. */
+export async function withMigratedStore(test: (store: MigratedStore) => Promise<void>): Promise<void> {
+  const store = await migratedStore();
+  try {
+    await test(store);
+  } finally {
+    await store.drop();
+  }
 }
 
 async function adminQuery(url: string, statement: string): Promise<void> {

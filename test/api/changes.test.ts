@@ -3,12 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pruneChanges } from '../../src/changes/retention.js';
-import { openDatabase } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { categorias } from '../../src/resources/index.js';
 import { createRecord } from '../../src/resources/writes.js';
 import { assertError, buildTestApp, type Json } from '../helpers.js';
-import { backend, freshStore } from '../stores.js';
+import { backend, withMigratedStore } from '../stores.js';
 
 const KEYS = 'ana:clave-de-ana-00000000001,clave-sin-nombre-000000002';
 const ANA = { authorization: 'Bearer clave-de-ana-00000000001' };
@@ -210,26 +208,17 @@ describe(`undoing a change (${backend})`, () => {
 
 describe(`the change log's retention (${backend})`, () => {
   it('when changes are older than CHANGES_KEEP_DAYS, then pruning removes them and only them', async () => {
-    const store = await freshStore();
-    const db = openDatabase(store.url);
-    try {
-      await migrateToLatest(db);
+    await withMigratedStore(async ({ db }) => {
       for (const nombre of ['Drama', 'Comedia', 'Música']) await createRecord(db, categorias, { nombre }, { quien: 'prueba' });
       await db.updateTable('cambios').set({ cuando: '2020-01-01T00:00:00.000+00:00' }).where('id', '<=', 2).execute();
       assert.equal(await pruneChanges(db, 365), 2);
       assert.deepEqual((await db.selectFrom('cambios').select('id').execute()).map((c) => Number(c.id)), [3]);
       assert.equal(await pruneChanges(db, 365), 0);
-    } finally {
-      await db.destroy();
-      await store.drop();
-    }
+    });
   });
 
   it('when old changes fill several batches and a newer one sits among them (the clock went back), then every old one goes and no newer one', async () => {
-    const store = await freshStore();
-    const db = openDatabase(store.url);
-    try {
-      await migrateToLatest(db);
+    await withMigratedStore(async ({ db }) => {
       const old = '2020-01-01T00:00:00.000+00:00';
       const recent = new Date().toISOString().replace('Z', '+00:00');
       // 1,200 changes by id: old but for id 600 and the last 100.
@@ -241,9 +230,6 @@ describe(`the change log's retention (${backend})`, () => {
       assert.equal(await pruneChanges(db, 365), 1099);
       const left = (await db.selectFrom('cambios').select('id').orderBy('id').execute()).map((c) => Number(c.id));
       assert.deepEqual(left, [600, ...Array.from({ length: 100 }, (_, i) => 1101 + i)]);
-    } finally {
-      await db.destroy();
-      await store.drop();
-    }
+    });
   });
 });

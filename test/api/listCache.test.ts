@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { etagOf } from '../../src/cache/etag.js';
 import { LIST_CACHE_MAX_BYTES } from '../../src/cache/fullList.js';
 import {
-  artistaBody, assertError, withApp, categoriaBody, createArtista, createCategoria, createEventoUrbano, createObra,
+  artistaBody, assertError, buildTestApp, withApp, categoriaBody, createArtista, createCategoria, createEventoUrbano, createObra,
   createPelicula, eventoUrbanoBody, obraBody, peliculaBody, send, unique, type Json,
 } from '../helpers.js';
 import { freshStore } from '../stores.js';
@@ -386,9 +384,8 @@ describe('concurrent reads on reused statements', () => {
 describe('two apps on one store', () => {
   it('when the other app writes, then this app’s cached lists show it at once', async () => {
     const store = await freshStore();
-    const config = loadConfig({ DATABASE_URL: store.url, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
-    const a = await buildApp(config);
-    const b = await buildApp(config);
+    const a = await buildTestApp({ DATABASE_URL: store.url });
+    const b = await buildTestApp({ DATABASE_URL: store.url });
     try {
       const categoria = await createCategoria(a);
       const movies: Json[] = [await createPelicula(a, { categoria_id: categoria.id }), await createPelicula(a, { categoria_id: categoria.id })];

@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { etagOf } from '../../src/cache/etag.js';
 import {
   artistaBody, buildTestApp, withApp, categoriaBody, createArtista, createCategoria, createPelicula, eventoUrbanoBody,
@@ -211,8 +209,7 @@ describe('plain lookups with two processes on one store', () => {
 
   it('when one process writes, then the other process looks up what was written, never what it answered before', async () => {
     const store = await freshStore();
-    const env = { DATABASE_URL: store.url, LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' };
-    const [reader, writer] = [await buildApp(loadConfig(env)), await buildApp(loadConfig(env))];
+    const [reader, writer] = [await buildTestApp({ DATABASE_URL: store.url }), await buildTestApp({ DATABASE_URL: store.url })];
     try {
       const obra = await ok(writer, 'POST', '/Obras', obraBody((await createCategoria(writer)).id));
       const url = `/Obras/${encodeURIComponent(String(obra.titulo))}`;

@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
-import { openDatabase } from '../../src/db/connect.js';
 import { normalizeKey } from '../../src/catalogue/keys.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import type { TipoEvento } from '../../src/catalogue/fields.js';
 import type { Db } from '../../src/db/schema.js';
 import { artistas } from '../../src/resources/artistas.js';
@@ -17,7 +15,7 @@ import {
   assertError, buildTestApp, createArtista, createCategoria, createEventoUrbano, createObra, createParticipacion,
   createPelicula, send, type Json,
 } from '../helpers.js';
-import { freshStore, type TestStore } from '../stores.js';
+import { migratedStore, type MigratedStore } from '../stores.js';
 
 // _expand and _embed: related records attached to lists and lookups, never with internal columns.
 
@@ -309,20 +307,16 @@ const ROWS = 30;
 const MOST = 4;
 
 describe('relation loaders: a bounded number of statements whatever the row count', () => {
-  let store: TestStore;
+  let store: MigratedStore;
   let db: Db;
   let counted: ReturnType<typeof counting>;
   let n = 0;
   before(async () => {
-    store = await freshStore();
-    db = openDatabase(store.url);
-    await migrateToLatest(db);
+    store = await migratedStore();
+    db = store.db;
     counted = counting(db);
   });
-  after(async () => {
-    await db.destroy();
-    await store.drop();
-  });
+  after(() => store.drop());
 
   // Rows written straight into the store; every test writes its own.
   const insertCategoria = () => {

@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { resources } from '../../src/resources/index.js';
+import { buildTestApp } from '../helpers.js';
 import { root } from '../service.js';
 
 export interface Run {
@@ -30,7 +29,7 @@ export async function cartelera(args: string[], url: string, env: NodeJS.Process
 
 /** The service on the store `url`, as npm start builds it, for reading what a store holds. */
 export function appOn(url: string): Promise<FastifyInstance> {
-  return buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' }));
+  return buildTestApp({ DATABASE_URL: url });
 }
 
 /** Every list of the interface, as the service answers it: path → body. */

@@ -17,6 +17,9 @@ async function seeded(): Promise<string> {
   assert.equal(seed.code, 0, seed.stderr);
   return url;
 }
+/** One seeded store for the tests that only read it (exports and check): seeding takes a process of its own. */
+let readOnly: Promise<string> | undefined;
+const seededToRead = () => (readOnly ??= seeded());
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -26,7 +29,7 @@ const file = (name: string, text: string) => {
 describe(`cartelera export and import (${backend})`, () => {
   for (const format of ['json', 'ndjson', 'csv'] as const) {
     it(`when a catalogue is exported as ${format} and imported into an empty store, then exporting that gives the same document and every list answers the same`, async () => {
-      const source = await seeded();
+      const source = await seededToRead();
       const out = join(dir, `export-${format}-${Date.now()}${format === 'csv' ? '' : `.${format}`}`);
       const exported = await cartelera(['export', '--format', format, '--out', out], source);
       assert.equal(exported.code, 0, exported.stderr);
@@ -41,7 +44,7 @@ describe(`cartelera export and import (${backend})`, () => {
   }
 
   it('when exported to stdout, then the document is the versioned one with every resource in order, each record as the API answers it', async () => {
-    const url = await seeded();
+    const url = await seededToRead();
     const run = await cartelera(['export'], url);
     assert.equal(run.code, 0, run.stderr);
     const document = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -161,7 +164,7 @@ describe(`cartelera as a program (${backend})`, () => {
   });
 
   it('when asked, then check reports migrations and counts and migrate --status lists every migration', async () => {
-    const url = await seeded();
+    const url = await seededToRead();
     const check = await cartelera(['check'], url);
     assert.equal(check.code, 0, check.stderr);
     assert.match(check.stdout, /^migration: 0007_undo_index \(7 of 7 applied\)\ncategorias: 9\npeliculas: 12\nObras: 8\neventosUrbanos: 6\nartistas: 14\nparticipaciones: 25\ncambios: 74\nintegrity: ok\n$/);
@@ -183,7 +186,7 @@ describe(`cartelera as a program (${backend})`, () => {
   });
 
   it('when an export is read back, then the file is the same document as stdout gives', async () => {
-    const url = await seeded();
+    const url = await seededToRead();
     const out = join(dir, `file-${Date.now()}.json`);
     assert.equal((await cartelera(['export', '--out', out], url)).code, 0);
     assert.equal(withoutInstant(readFileSync(out, 'utf8')), withoutInstant((await cartelera(['export'], url)).stdout));

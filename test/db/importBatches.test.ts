@@ -4,13 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/connect.js';
 import { dialectOf } from '../../src/db/dialect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/schema.js';
 import { importCatalogue } from '../../src/transfer/import.js';
 import { readImport } from '../../src/transfer/read/index.js';
-import { backend, freshStore } from '../stores.js';
+import { backend, withMigratedStore } from '../stores.js';
 
 // An import stores its new records many a statement (src/transfer/import.ts, storeHeld). These
 // tests hold that path to what storing them one by one gave: keys, references by name, the change
@@ -24,18 +22,6 @@ function document(movies: { titulo: string; id?: number }[]): string {
   const peliculas = movies.map((m) => ({ ...m, sipnosis: 's', duracion: 90, categoria: 'Drama' }));
   writeFileSync(file, JSON.stringify({ formato: 'cartelera', version: 1, categorias: [{ nombre: 'Drama' }], peliculas }));
   return file;
-}
-
-async function withStore(test: (db: Db) => Promise<void>): Promise<void> {
-  const store = await freshStore();
-  const db = openDatabase(store.url);
-  try {
-    await migrateToLatest(db);
-    await test(db);
-  } finally {
-    await db.destroy();
-    await store.drop();
-  }
 }
 
 const importFile = (db: Db, file: string) => importCatalogue(db, readImport([file]), { onConflict: 'error', dryRun: false, quien: 'ana', timeZone: 'UTC' });
@@ -52,7 +38,7 @@ async function refuseTitle(db: Db, titulo: string): Promise<void> {
 
 describe(`import, many records a statement (${backend})`, () => {
   it('when a file holds more movies than one statement takes, then each is stored with the key the store hands out, named by its category, and logged in file order', async () => {
-    await withStore(async (db) => {
+    await withMigratedStore(async ({ db }) => {
       // A key the store handed out before is never handed out again, even once its record is gone.
       await sql`insert into categorias (nombre, nombre_clave) values ('Vieja', 'vieja')`.execute(db);
       await sql`delete from categorias`.execute(db);
@@ -72,7 +58,7 @@ describe(`import, many records a statement (${backend})`, () => {
   });
 
   it('when the store refuses one row of a statement, then that row is named with its place and nothing is stored', async () => {
-    await withStore(async (db) => {
+    await withMigratedStore(async ({ db }) => {
       await refuseTitle(db, 'Película 700');
       const result = await importFile(db, document(Array.from({ length: MOVIES }, (_, i) => ({ titulo: `Película ${i + 1}` }))));
       assert.deepEqual(

@@ -8,7 +8,7 @@ import { checkStore } from '../../src/transfer/check.js';
 import { normalizeKey } from '../../src/catalogue/keys.js';
 import type { TipoEvento } from '../../src/catalogue/fields.js';
 import type { Db } from '../../src/db/schema.js';
-import { backend, freshStore, type TestStore } from '../stores.js';
+import { backend, freshStore, migratedStore, type MigratedStore, type TestStore } from '../stores.js';
 
 /** Asserts the store refused the write, for the given integrity rule. */
 async function assertRefused(write: () => Promise<unknown>, expected: Violation): Promise<void> {
@@ -84,17 +84,13 @@ const participacionIds = async (db: Db) =>
   (await db.selectFrom('participaciones').select('id').orderBy('id').execute()).map((p) => p.id);
 
 describe(`the store enforces integrity by itself (${backend})`, () => {
-  let store: TestStore;
+  let store: MigratedStore;
   let db: Db;
   beforeEach(async () => {
-    store = await freshStore();
-    db = openDatabase(store.url);
-    await migrateToLatest(db);
+    store = await migratedStore();
+    db = store.db;
   });
-  afterEach(async () => {
-    await db.destroy();
-    await store.drop();
-  });
+  afterEach(() => store.drop());
 
   test('when a referenced row is deleted, then the rows that refer to it are found by an index: every foreign key leads one', async () => {
     // Without one, each deleted row (a cascade, a check, a `set null`) reads the whole referring table.
@@ -239,17 +235,13 @@ describe(`the store enforces integrity by itself (${backend})`, () => {
 });
 
 describe(`event dates in the store (${backend})`, () => {
-  let store: TestStore;
+  let store: MigratedStore;
   let db: Db;
   beforeEach(async () => {
-    store = await freshStore();
-    db = openDatabase(store.url);
-    await migrateToLatest(db);
+    store = await migratedStore();
+    db = store.db;
   });
-  afterEach(async () => {
-    await db.destroy();
-    await store.drop();
-  });
+  afterEach(() => store.drop());
 
   for (const fecha of ['2025-10-10T00:00:00.000+00:00', '2025-10-10T15:30:00.500+00:00', '0001-01-01T00:00:00.000+00:00', '9999-12-31T23:59:59.999+00:00']) {
     test(`when ${fecha} is stored, then it reads back exactly`, async () => {

@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { tableVersions } from '../../src/cache/versions.js';
-import { openDatabase } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { artistas, categorias, participaciones, peliculas, resources } from '../../src/resources/index.js';
 import { createRecord, patchRecord, removeRecord, replaceRecord } from '../../src/resources/writes.js';
-import { backend, freshStore } from '../stores.js';
+import { backend, withMigratedStore } from '../stores.js';
 
 // What the caches learn from the change log (src/cache/versions.ts): which records changed between
 // two versions of a table, or that nobody knows, in which case they drop everything.
@@ -16,10 +14,7 @@ const context = { quien: 'ana' };
 
 describe(`which records changed, from the change log (${backend})`, () => {
   it('when records are written through the service, then the changed keys are known; when a write logs nothing or bypasses the service, then they are not', async () => {
-    const store = await freshStore();
-    const db = openDatabase(store.url);
-    try {
-      await migrateToLatest(db);
+    await withMigratedStore(async ({ db }) => {
       const versions = tableVersions(db, tableOf);
       const { id: categoria_id } = await createRecord(db, categorias, { nombre: 'Drama' }, context);
       const movie = (titulo: string) => ({ titulo, sipnosis: 's', duracion: 90, categoria_id });
@@ -57,9 +52,6 @@ describe(`which records changed, from the change log (${backend})`, () => {
       await patchRecord(db, peliculas, 1, { duracion: 96 }, context);
       await at('peliculas');
       assert.deepEqual(versions.changedSince('peliculas', later), new Set([1]));
-    } finally {
-      await db.destroy();
-      await store.drop();
-    }
+    });
   });
 });

@@ -3,12 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/connect.js';
 import { normalizeKey } from '../../src/catalogue/keys.js';
 import type { Db } from '../../src/db/schema.js';
 import { etagOf } from '../../src/cache/etag.js';
 import { buildTestApp, DELETE_TIMESTAMP, ERROR_TIMESTAMP } from '../helpers.js';
-import { backend, freshStore, type TestStore } from '../stores.js';
+import { seedFor } from '../random.js';
+import { backend, migratedStore, type MigratedStore } from '../stores.js';
 import { describeApi, type Api, type ResourceSpec } from './api.js';
 import { JSON_TYPES, NON_JSON_TYPES, recipe, render, validCreates, type Sent } from './generators.js';
 import { accepted, Catalogue, deletionOrder, parseBody, REFERENCES, type Json } from './model.js';
@@ -26,11 +26,10 @@ const DELETED: Record<string, (key: number) => string> = {
 // Generated requests on every route, hostile and valid alike. Every answer must keep the contract
 // (never a 5xx; every refusal in the error body; the exact status whenever the model can tell it),
 // and after each run the store must hold exactly what the successful answers said it holds.
-// FUZZ_RUNS sets how many runs (sequences of requests on an emptied store); FUZZ_SEED and
+// FUZZ_RUNS sets how many runs (sequences of requests on an emptied store); TEST_SEED and
 // FUZZ_PATH replay a failure that fast-check reported.
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const PATH = process.env.FUZZ_PATH;
 /** Each run: some valid creates to start from, then anything. */
 const CREATES_PER_RUN = { maxLength: 24, size: 'max' } as const;
@@ -195,20 +194,19 @@ function attachment(api: Api, model: Catalogue, spec: ResourceSpec, record: Json
 }
 
 describe(`hostile input on every route (${backend})`, () => {
-  let store: TestStore;
+  let store: MigratedStore;
   let app: FastifyInstance;
   let db: Db;
   let api: Api;
   before(async () => {
-    store = await freshStore();
     // The same store through the service and directly, to check what it really holds.
+    store = await migratedStore();
+    db = store.db;
     app = await buildTestApp({ DATABASE_URL: store.url });
-    db = openDatabase(store.url);
     api = await describeApi(app);
   });
   after(async () => {
     await app?.close();
-    await db?.destroy();
     await store?.drop();
   });
 
@@ -372,7 +370,7 @@ describe(`hostile input on every route (${backend})`, () => {
     ]);
     const started = performance.now();
     try {
-      await fc.assert(property, { numRuns: RUNS, includeErrorInReport: true, ...(SEED === undefined ? {} : { seed: SEED }), ...(PATH === undefined ? {} : { path: PATH }) });
+      await fc.assert(property, { numRuns: RUNS, includeErrorInReport: true, seed: seedFor(t), ...(PATH === undefined ? {} : { path: PATH }) });
     } finally {
       const count = (entries: Iterable<[unknown, number]>) => [...entries].reduce((sum, [, n]) => sum + n, 0);
       const inClass = (c: number) => count([...statuses].filter(([s]) => Math.floor(s / 100) === c));

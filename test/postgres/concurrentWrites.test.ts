@@ -4,19 +4,13 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import pg from 'pg';
-import { openDatabase } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { checkStore } from '../../src/transfer/check.js';
-import { harness } from '../harness.js';
-
-const { store } = harness();
+import { migratedStore } from '../stores.js';
 
 it('when two connections write one table at once, then neither waits for the other to commit, and the table counts both', async () => {
-  const { url } = await store();
-  const db = openDatabase(url);
+  const { url, db, drop } = await migratedStore();
   const clients: pg.Client[] = [];
   try {
-    await migrateToLatest(db);
     const connect = async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -44,6 +38,6 @@ it('when two connections write one table at once, then neither waits for the oth
     assert.equal(report.counts.categorias, 2);
   } finally {
     await Promise.all(clients.map((c) => c.end()));
-    await db.destroy();
+    await drop();
   }
 });

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { assertError, send, type Json } from '../helpers.js';
+import { assertError, buildTestApp, send, type Json } from '../helpers.js';
 import { throughPort, tcpProxy, type Proxy } from '../proxy.js';
 import { freshStore, type TestStore } from '../stores.js';
 
@@ -27,7 +25,7 @@ describe('when PostgreSQL goes away and comes back', () => {
   before(async () => {
     store = await freshStore();
     proxy = await tcpProxy(Number(new URL(store.url).port));
-    app = await buildApp(loadConfig({ DATABASE_URL: throughPort(store.url, proxy.port), LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' }));
+    app = await buildTestApp({ DATABASE_URL: throughPort(store.url, proxy.port) });
   });
   after(async () => {
     await app.close();

@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { openDatabase } from '../../src/db/connect.js';
 import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres.js';
 import { ERROR_TIMESTAMP, type Json } from '../helpers.js';
+import { seededRandom, seedFor } from '../random.js';
 import { startService, type Service } from '../service.js';
 
 // A real PostgreSQL server of this test's own, shut down for a few seconds and started again on
@@ -73,6 +74,8 @@ describe('when the PostgreSQL server stops under load and starts again', () => {
   });
 
   it('then it answers 503 quickly while the server is down, never 500, keeps running, and serves normally once it is back', { timeout: 120000 }, async (t) => {
+    // Which acknowledged record each lookup checks.
+    const random = seededRandom(seedFor(t));
     assert.ok(database && service);
     const db = database;
     const { base } = service;
@@ -157,7 +160,7 @@ describe('when the PostgreSQL server stops under load and starts again', () => {
           const byId = new Map((list.answer as Json[]).map((m) => [m.id, m]));
           for (const { record } of known) assert.deepEqual(byId.get(record.id), record, 'a list misses or misstates an acknowledged write');
         }
-        const one = known[Math.floor(Math.random() * known.length)];
+        const one = known[Math.floor(random() * known.length)];
         if (one) {
           const read = await call('GET', `/peliculas/${encodeURIComponent(String(one.record.titulo))}`);
           if (ok(read)) assert.deepEqual(read.answer, one.record, 'a lookup misstates an acknowledged write');
@@ -187,6 +190,8 @@ describe('when the PostgreSQL server stops under load and starts again', () => {
     let backAt = 0;
     let live: Call | undefined;
     try {
+      // Deliberate pacing, the test's subject being time: the load runs 1.5 s before the outage,
+      // OUTAGE_MS during it, and 1.5 s once /health is 200 again.
       await sleep(1500);
       stoppedAt = Date.now();
       await db.halt();

@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createCategoria, send, type Json } from '../helpers.js';
+import { buildTestApp, createCategoria, send, type Json } from '../helpers.js';
 import { freshStore, type TestStore } from '../stores.js';
 
 describe('PostgreSQL values read the same whatever the session settings', () => {
@@ -17,7 +15,7 @@ describe('PostgreSQL values read the same whatever the session settings', () => 
     await client.connect();
     await client.query(`alter database ${new URL(store.url).pathname.slice(1)} set timezone to 'America/Bogota'`);
     await client.end();
-    app = await buildApp(loadConfig({ DATABASE_URL: store.url, LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' }));
+    app = await buildTestApp({ DATABASE_URL: store.url });
   });
   after(async () => {
     await app.close();

@@ -6,26 +6,20 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { LongText } from '../../src/catalogue/fields.js';
 import { normalizeKey } from '../../src/catalogue/keys.js';
-import { openDatabase } from '../../src/db/connect.js';
 import { listRows } from '../../src/db/listing.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/schema.js';
 import { defineResource } from '../../src/resources/define.js';
 import { categorias, obras, resources } from '../../src/resources/index.js';
-import { backend, freshStore, type TestStore } from '../stores.js';
+import { backend, migratedStore, type MigratedStore } from '../stores.js';
 
 describe(`key columns (${backend})`, () => {
-  let store: TestStore;
+  let store: MigratedStore;
   let db: Db;
   before(async () => {
-    store = await freshStore();
-    db = openDatabase(store.url);
-    await migrateToLatest(db);
+    store = await migratedStore();
+    db = store.db;
   });
-  after(async () => {
-    await db.destroy();
-    await store.drop();
-  });
+  after(() => store.drop());
 
   it('when each resource is declared, then its key fields are exactly the text fields whose key columns its table has', async () => {
     const tables = await db.introspection.getTables();

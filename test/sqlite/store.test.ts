@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/connect.js';
 import { violationOf } from '../../src/db/errors.js';
 import { migrateToLatest, migrationNames } from '../../src/db/migrate.js';
+import { withMigratedStore } from '../stores.js';
 
 describe('a SQLite store', () => {
   let dir: string;
@@ -28,10 +29,8 @@ describe('a SQLite store', () => {
     }
   });
 
-  test('when an event date is not in the canonical text form, then SQLite refuses it as a check', async () => {
-    const db = openDatabase(`sqlite:${join(dir, 'store.sqlite')}`);
-    try {
-      await migrateToLatest(db);
+  test('when an event date is not in the canonical text form, then SQLite refuses it as a check', () =>
+    withMigratedStore(async ({ db }) => {
       const { id } = await db.insertInto('categorias').values({ nombre: 'Música', nombre_clave: 'musica' }).returning('id').executeTakeFirstOrThrow();
       const event = (fecha: string) =>
         db.insertInto('eventos_urbanos')
@@ -40,8 +39,5 @@ describe('a SQLite store', () => {
       await assert.rejects(event('2025-10-10'), (error) => violationOf(error) === 'check');
       await event('2025-10-10T00:00:00.000+00:00');
       assert.equal((await db.selectFrom('eventos_urbanos').select('fecha').execute()).length, 1);
-    } finally {
-      await db.destroy();
-    }
-  });
+    }));
 });
