@@ -910,6 +910,37 @@ describe('the admin\'s history, trash and recent changes', () => {
     await s.close();
   });
 
+  it('when someone changes a record after its Historial was shown and an older version is restored, then the page says it changed and nothing is overwritten; reloaded, the restore goes through', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Animación' });
+    const pelicula = await service.api.create('/peliculas', { titulo: 'Anina', sipnosis: 'Una niña y su nombre.', duracion: 78, categoria_id: categoria.id });
+    await service.api.call('PATCH', `/peliculas/${pelicula.id}`, { duracion: 80 });
+    const s = await session({ refusals: [412] });
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/peliculas/${pelicula.id}/show`);
+    const history = page.getByRole('table', { name: 'Historial' });
+    await history.getByText('Duración (minutos): 78 → 80').waitFor();
+    await settled(page);
+
+    // A colleague's edit, after the page was read.
+    const colleague = { ...pelicula, duracion: 80, sipnosis: 'Una niña, su nombre y su escuela.' };
+    assert.equal((await service.api.call('PUT', `/peliculas/${pelicula.id}`, colleague)).status, 200);
+    // The creation, two rows down.
+    await history.getByRole('row').nth(2).getByRole('button', { name: 'Restaurar esta versión' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Otra persona cambió este registro mientras usted lo editaba.' });
+    await alert.getByText('No se restauró nada.', { exact: false }).waitFor();
+    assert.deepEqual(await service.api.list(`/peliculas?id=${pelicula.id}`), [colleague], "the colleague's edit stays");
+    assert.equal((await service.api.list(`/cambios?recurso=peliculas&clave=${pelicula.id}`)).length, 3, 'the refused restore logged nothing');
+
+    await alert.getByRole('button', { name: 'Recargar el registro' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await page.getByText('Una niña, su nombre y su escuela.', { exact: true }).waitFor();
+    await history.getByText('Sinopsis: Una niña y su nombre. → Una niña, su nombre y su escuela.').waitFor();
+    await history.getByRole('row').nth(3).getByRole('button', { name: 'Restaurar esta versión' }).click();
+    await page.getByText('Se restauró esa versión.').waitFor();
+    assert.deepEqual(await service.api.list(`/peliculas?id=${pelicula.id}`), [pelicula]);
+    await s.close();
+  });
+
   it('when a change is made through the API, then Cambios recientes shows it without a reload, a participation\'s kind in words', TIMEOUT, async () => {
     const s = await session();
     const page = await s.open();

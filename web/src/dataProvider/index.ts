@@ -8,8 +8,9 @@ import { request, type Answer } from './http';
  * resource names are the service's paths (`peliculas`, `Obras`…). Its quirks, handled here:
  * - `GET /peliculas/{x}` looks a title up, so one record is read by `?id=` (artists by `?dni=`);
  * - artists are keyed by `dni`, which react-admin sees as `id`;
- * - an edit sends `If-Match` with the ETag of the record as it was read, so a record deleted
- *   meanwhile is refused with 412 too: that one is told apart by reading it again;
+ * - an edit sends `If-Match` with the ETag of the record as it was last read (by its form, or by its
+ *   page, leaving out what `_expand`/`_embed` attached), so a record deleted meanwhile is refused
+ *   with 412 too: that one is told apart by reading it again;
  * - a plain date bounding `fecha` means that whole day of the events' wall clock (see common/fecha.ts);
  * - a list is exported by `GET /exportar.<format>` with its own filter and sort parameters.
  */
@@ -82,6 +83,12 @@ function relations(meta: unknown): [string, string][] {
   return [...expand.map((e): [string, string] => ['_expand', e]), ...embed.map((e): [string, string] => ['_embed', e])];
 }
 
+/** The record as a lookup answers it: the service attaches `_expand`/`_embed` under their names, after its fields. */
+function withoutRelations(record: Json, relationParams: [string, string][]): Json {
+  const attached = new Set(relationParams.map(([, name]) => name));
+  return Object.fromEntries(Object.entries(record).filter(([field]) => !attached.has(field)));
+}
+
 const list = (answer: Answer) => answer.json as Json[];
 
 /** ETags of the records read for editing, by resource and id. */
@@ -118,7 +125,7 @@ export const dataProvider: DataProvider = {
     const answer = await request('GET', `/${resource}${query(resource, { id: params.id }, extra)}`);
     const record = list(answer)[0];
     if (record === undefined) throw new HttpError('cartelera.errors.notFound', 404);
-    if (extra.length === 0) remember(resource, record);
+    remember(resource, withoutRelations(record, extra));
     return { data: fromApi(resource, record) } as never;
   },
 
