@@ -1,3 +1,4 @@
+import HistoryIcon from '@mui/icons-material/History';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
@@ -32,10 +33,11 @@ export const App = () => (
     <Resource name="artistas" {...artistas} />
     <Resource name="participaciones" {...participaciones} />
     <Resource name="categorias" {...categorias} />
+    {/* The change log: its list is Cambios recientes; the Papelera and each record's Historial read it too. */}
+    <Resource name="cambios" list={CambiosRecientes} icon={HistoryIcon} options={{ label: 'cartelera.changes.recent' }} />
     <CustomRoutes>
       <Route path="/importar" element={<TransferPage />} />
       <Route path="/papelera" element={<Papelera />} />
-      <Route path="/cambios" element={<CambiosRecientes />} />
     </CustomRoutes>
   </Admin>
 );

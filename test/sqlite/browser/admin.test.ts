@@ -928,6 +928,7 @@ describe('the admin\'s history, trash and recent changes', () => {
     await history.getByRole('row').nth(2).getByRole('button', { name: 'Restaurar esta versión' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Otra persona cambió este registro mientras usted lo editaba.' });
     await alert.getByText('No se restauró nada.', { exact: false }).waitFor();
+    await screenshot(page, 'historial-conflicto');
     assert.deepEqual(await service.api.list(`/peliculas?id=${pelicula.id}`), [colleague], "the colleague's edit stays");
     assert.equal((await service.api.list(`/cambios?recurso=peliculas&clave=${pelicula.id}`)).length, 3, 'the refused restore logged nothing');
 
@@ -945,7 +946,8 @@ describe('the admin\'s history, trash and recent changes', () => {
     const s = await session();
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/cambios`);
-    await page.getByRole('table', { name: 'Cambios recientes' }).waitFor();
+    // The table, or what an empty log shows instead.
+    await page.getByText('Los últimos cambios de todo el catálogo, al instante.').waitFor();
     await settled(page);
     const categoria = await service.api.create('/categorias', { nombre: 'Carnaval' });
     const row = page.getByRole('row').filter({ hasText: 'Carnaval' });
@@ -961,6 +963,41 @@ describe('the admin\'s history, trash and recent changes', () => {
     await service.api.call('PUT', `/participaciones/${participacion.id}`, { artistas_dni: 27444555, tipo_evento: 'obra', evento_id: obra.id });
     await page.getByText('Tipo de evento: Película → Obra').waitFor();
     await screenshot(page, 'cambios-recientes');
+
+    // Filtered by resource, as react-admin filters a list (in the address too): that resource's changes alone, still live.
+    const recent = page.getByRole('table', { name: 'Cambios recientes' });
+    await page.getByRole('combobox', { name: 'Recurso' }).click();
+    await page.getByRole('option', { name: 'Participaciones' }).click();
+    await page.waitForURL(/recurso/);
+    await recent.getByRole('row').filter({ hasText: 'Carnaval de Oruro' }).waitFor({ state: 'detached' });
+    await service.api.create('/categorias', { nombre: 'Comparsa' });
+    await service.api.call('DELETE', `/participaciones/${participacion.id}`);
+    await recent.getByText(`Baja #${String(participacion.id)}`, { exact: true }).waitFor();
+    assert.deepEqual(new Set(await recent.locator('tbody tr td:nth-child(3)').allInnerTexts()), new Set(['Participación']));
+    assert.equal(await recent.getByText('Comparsa').count(), 0);
+    await s.close();
+  });
+
+  it('when a record has more changes than a page holds, then its Historial pages through them, newest first, and each version but the current one can be restored', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Ópera 0' });
+    for (let i = 1; i <= 11; i++) await service.api.call('PUT', `/categorias/${categoria.id}`, { nombre: `Ópera ${i}` });
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/categorias/${categoria.id}/show`);
+    const history = page.getByRole('table', { name: 'Historial' });
+    await history.getByText('Nombre: Ópera 10 → Ópera 11').waitFor();
+    const rows = history.locator('tbody tr');
+    const restore = history.getByRole('button', { name: 'Restaurar esta versión' });
+    assert.equal(await rows.count(), 10);
+    assert.equal(await rows.first().getByRole('button').count(), 0, 'the current version has nothing to restore');
+    assert.equal(await restore.count(), 9);
+    await page.getByRole('button', { name: 'Ir a la página siguiente' }).click();
+    await history.getByText('Nombre: Ópera 0 → Ópera 1').waitFor();
+    assert.deepEqual(await rows.locator('td:nth-child(3)').allInnerTexts(), ['Modificación\nNombre: Ópera 0 → Ópera 1', 'Alta']);
+    assert.equal(await restore.count(), 2);
+    await restore.last().click();
+    await page.getByText('Se restauró esa versión.').waitFor();
+    assert.deepEqual(await service.api.list(`/categorias?id=${categoria.id}`), [categoria]);
     await s.close();
   });
 });
