@@ -1,9 +1,9 @@
-import HistoryIcon from '@mui/icons-material/History';
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import artistas from './artistas';
 import categorias from './categorias';
+import cambios from './changes';
 import { dataProvider } from './dataProvider';
 import eventosUrbanos from './eventosUrbanos';
 import { spanishMessages } from './i18n/es';
@@ -12,7 +12,6 @@ import obras from './obras';
 import participaciones from './participaciones';
 import peliculas from './peliculas';
 import { TransferPage } from './transfer/TransferPage';
-import { CambiosRecientes } from './changes/CambiosRecientes';
 import { Papelera } from './changes/Papelera';
 
 const i18nProvider = polyglotI18nProvider(() => spanishMessages, 'es', [{ locale: 'es', name: 'Español' }]);
@@ -33,8 +32,7 @@ export const App = () => (
     <Resource name="artistas" {...artistas} />
     <Resource name="participaciones" {...participaciones} />
     <Resource name="categorias" {...categorias} />
-    {/* The change log: its list is Cambios recientes; the Papelera and each record's Historial read it too. */}
-    <Resource name="cambios" list={CambiosRecientes} icon={HistoryIcon} options={{ label: 'cartelera.changes.recent' }} />
+    <Resource name="cambios" {...cambios} />
     <CustomRoutes>
       <Route path="/importar" element={<TransferPage />} />
       <Route path="/papelera" element={<Papelera />} />
