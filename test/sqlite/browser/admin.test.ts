@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import readXlsxFile from 'read-excel-file/node';
+import { etagOf } from '../../../web/src/dataProvider/etag.js';
 import { root } from '../../service.js';
 import { launchChromium, openPage, screenshot, startService, type PageOptions, type Watched } from './browser.js';
 
@@ -907,6 +908,39 @@ describe('the admin\'s history, trash and recent changes', () => {
     await page.getByText('Se restauró esa versión.').waitFor();
     assert.deepEqual(await service.api.list(`/Obras?id=${obra.id}`), [obra]);
     await history.getByText('Duración (minutos): 130 → 120').waitFor();
+    await s.close();
+  });
+
+  it('when an older version is restored on the page of an artist and of a participation, then its If-Match is the record as shown, without what the page attached, and it saves', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Folclore' });
+    const obra = await service.api.create('/Obras', { titulo: 'Zamba de Vargas', descripcion: 'Folclore.', duracion: 45, categoria_id: categoria.id });
+    const artista = await service.api.create('/artistas', { dni: 23444555, nombre: 'Mercedes', apellido: 'Sosa', tipo: 'cantante', descripcion: 'La Negra.' });
+    const participacion = await service.api.create('/participaciones', { artistas_dni: artista.dni, tipo_evento: 'obra', evento_id: obra.id });
+    const otra = await service.api.create('/Obras', { titulo: 'Alfonsina y el mar', descripcion: 'Folclore.', duracion: 40, categoria_id: categoria.id });
+    await service.api.call('PATCH', `/artistas/${String(artista.dni)}`, { tipo: 'cantora' });
+    await service.api.call('PATCH', `/participaciones/${String(participacion.id)}`, { evento_id: otra.id });
+    const s = await session();
+    const page = await s.open();
+    // An artist's page embeds the career, a participation's expands its artist and work: neither is in the record's ETag.
+    const tipo = 'Tipo (actriz, director, cantante…)';
+    const evento = 'Película, obra o evento';
+    for (const [path, read, record, changed, restored] of [
+      [`/artistas/${String(artista.dni)}`, `/artistas?dni=${String(artista.dni)}`, artista, `${tipo}: cantante → cantora`, `${tipo}: cantora → cantante`],
+      [`/participaciones/${String(participacion.id)}`, `/participaciones?id=${String(participacion.id)}`, participacion, `${evento}: ${String(obra.id)} → ${String(otra.id)}`, `${evento}: ${String(otra.id)} → ${String(obra.id)}`],
+    ] as const) {
+      await page.goto(`${service.base}/admin/#${path}/show`);
+      const history = page.getByRole('table', { name: 'Historial' });
+      await history.getByText(changed).waitFor();
+      const [shown] = await service.api.list(read);
+      const [put] = await Promise.all([
+        page.waitForRequest((request) => request.method() === 'PUT'),
+        history.getByRole('row').nth(2).getByRole('button', { name: 'Restaurar esta versión' }).click(),
+      ]);
+      // The tag of the record as a lookup answers it (test/api/adminEtag.test.ts holds it to the service's).
+      assert.equal(put.headers()['if-match'], etagOf(JSON.stringify(shown)), `${path}: If-Match`);
+      await history.getByText(restored).waitFor();
+      assert.deepEqual(await service.api.list(read), [record]);
+    }
     await s.close();
   });
 
