@@ -3,6 +3,7 @@ import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import artistas from './artistas';
 import categorias from './categorias';
+import cambios from './changes';
 import { dataProvider } from './dataProvider';
 import eventosUrbanos from './eventosUrbanos';
 import { spanishMessages } from './i18n/es';
@@ -11,7 +12,6 @@ import obras from './obras';
 import participaciones from './participaciones';
 import peliculas from './peliculas';
 import { TransferPage } from './transfer/TransferPage';
-import { CambiosRecientes } from './changes/CambiosRecientes';
 import { Papelera } from './changes/Papelera';
 
 const i18nProvider = polyglotI18nProvider(() => spanishMessages, 'es', [{ locale: 'es', name: 'Español' }]);
@@ -32,10 +32,10 @@ export const App = () => (
     <Resource name="artistas" {...artistas} />
     <Resource name="participaciones" {...participaciones} />
     <Resource name="categorias" {...categorias} />
+    <Resource name="cambios" {...cambios} />
     <CustomRoutes>
       <Route path="/importar" element={<TransferPage />} />
       <Route path="/papelera" element={<Papelera />} />
-      <Route path="/cambios" element={<CambiosRecientes />} />
     </CustomRoutes>
   </Admin>
 );

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import readXlsxFile from 'read-excel-file/node';
+import { etagOf } from '../../../web/src/dataProvider/etag.js';
 import { root } from '../../service.js';
 import { launchChromium, openPage, screenshot, startService, type PageOptions, type Watched } from './browser.js';
 
@@ -910,11 +911,77 @@ describe('the admin\'s history, trash and recent changes', () => {
     await s.close();
   });
 
+  it('when an older version is restored on the page of an artist and of a participation, then its If-Match is the record as shown, without what the page attached, and it saves', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Folclore' });
+    const obra = await service.api.create('/Obras', { titulo: 'Zamba de Vargas', descripcion: 'Folclore.', duracion: 45, categoria_id: categoria.id });
+    const artista = await service.api.create('/artistas', { dni: 23444555, nombre: 'Mercedes', apellido: 'Sosa', tipo: 'cantante', descripcion: 'La Negra.' });
+    const participacion = await service.api.create('/participaciones', { artistas_dni: artista.dni, tipo_evento: 'obra', evento_id: obra.id });
+    const otra = await service.api.create('/Obras', { titulo: 'Alfonsina y el mar', descripcion: 'Folclore.', duracion: 40, categoria_id: categoria.id });
+    await service.api.call('PATCH', `/artistas/${String(artista.dni)}`, { tipo: 'cantora' });
+    await service.api.call('PATCH', `/participaciones/${String(participacion.id)}`, { evento_id: otra.id });
+    const s = await session();
+    const page = await s.open();
+    // An artist's page embeds the career, a participation's expands its artist and work: neither is in the record's ETag.
+    const tipo = 'Tipo (actriz, director, cantante…)';
+    const evento = 'Película, obra o evento';
+    for (const [path, read, record, changed, restored] of [
+      [`/artistas/${String(artista.dni)}`, `/artistas?dni=${String(artista.dni)}`, artista, `${tipo}: cantante → cantora`, `${tipo}: cantora → cantante`],
+      [`/participaciones/${String(participacion.id)}`, `/participaciones?id=${String(participacion.id)}`, participacion, `${evento}: ${String(obra.id)} → ${String(otra.id)}`, `${evento}: ${String(otra.id)} → ${String(obra.id)}`],
+    ] as const) {
+      await page.goto(`${service.base}/admin/#${path}/show`);
+      const history = page.getByRole('table', { name: 'Historial' });
+      await history.getByText(changed).waitFor();
+      const [shown] = await service.api.list(read);
+      const [put] = await Promise.all([
+        page.waitForRequest((request) => request.method() === 'PUT'),
+        history.getByRole('row').nth(2).getByRole('button', { name: 'Restaurar esta versión' }).click(),
+      ]);
+      // The tag of the record as a lookup answers it (test/api/adminEtag.test.ts holds it to the service's).
+      assert.equal(put.headers()['if-match'], etagOf(JSON.stringify(shown)), `${path}: If-Match`);
+      await history.getByText(restored).waitFor();
+      assert.deepEqual(await service.api.list(read), [record]);
+    }
+    await s.close();
+  });
+
+  it('when someone changes a record after its Historial was shown and an older version is restored, then the page says it changed and nothing is overwritten; reloaded, the restore goes through', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Animación' });
+    const pelicula = await service.api.create('/peliculas', { titulo: 'Anina', sipnosis: 'Una niña y su nombre.', duracion: 78, categoria_id: categoria.id });
+    await service.api.call('PATCH', `/peliculas/${pelicula.id}`, { duracion: 80 });
+    const s = await session({ refusals: [412] });
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/peliculas/${pelicula.id}/show`);
+    const history = page.getByRole('table', { name: 'Historial' });
+    await history.getByText('Duración (minutos): 78 → 80').waitFor();
+    await settled(page);
+
+    // A colleague's edit, after the page was read.
+    const colleague = { ...pelicula, duracion: 80, sipnosis: 'Una niña, su nombre y su escuela.' };
+    assert.equal((await service.api.call('PUT', `/peliculas/${pelicula.id}`, colleague)).status, 200);
+    // The creation, two rows down.
+    await history.getByRole('row').nth(2).getByRole('button', { name: 'Restaurar esta versión' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Otra persona cambió este registro mientras usted lo editaba.' });
+    await alert.getByText('No se restauró nada.', { exact: false }).waitFor();
+    await screenshot(page, 'historial-conflicto');
+    assert.deepEqual(await service.api.list(`/peliculas?id=${pelicula.id}`), [colleague], "the colleague's edit stays");
+    assert.equal((await service.api.list(`/cambios?recurso=peliculas&clave=${pelicula.id}`)).length, 3, 'the refused restore logged nothing');
+
+    await alert.getByRole('button', { name: 'Recargar el registro' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await page.getByText('Una niña, su nombre y su escuela.', { exact: true }).waitFor();
+    await history.getByText('Sinopsis: Una niña y su nombre. → Una niña, su nombre y su escuela.').waitFor();
+    await history.getByRole('row').nth(3).getByRole('button', { name: 'Restaurar esta versión' }).click();
+    await page.getByText('Se restauró esa versión.').waitFor();
+    assert.deepEqual(await service.api.list(`/peliculas?id=${pelicula.id}`), [pelicula]);
+    await s.close();
+  });
+
   it('when a change is made through the API, then Cambios recientes shows it without a reload, a participation\'s kind in words', TIMEOUT, async () => {
     const s = await session();
     const page = await s.open();
     await page.goto(`${service.base}/admin/#/cambios`);
-    await page.getByRole('table', { name: 'Cambios recientes' }).waitFor();
+    // The table, or what an empty log shows instead.
+    await page.getByText('Los últimos cambios de todo el catálogo, al instante.').waitFor();
     await settled(page);
     const categoria = await service.api.create('/categorias', { nombre: 'Carnaval' });
     const row = page.getByRole('row').filter({ hasText: 'Carnaval' });
@@ -930,6 +997,41 @@ describe('the admin\'s history, trash and recent changes', () => {
     await service.api.call('PUT', `/participaciones/${participacion.id}`, { artistas_dni: 27444555, tipo_evento: 'obra', evento_id: obra.id });
     await page.getByText('Tipo de evento: Película → Obra').waitFor();
     await screenshot(page, 'cambios-recientes');
+
+    // Filtered by resource, as react-admin filters a list (in the address too): that resource's changes alone, still live.
+    const recent = page.getByRole('table', { name: 'Cambios recientes' });
+    await page.getByRole('combobox', { name: 'Recurso' }).click();
+    await page.getByRole('option', { name: 'Participaciones' }).click();
+    await page.waitForURL(/recurso/);
+    await recent.getByRole('row').filter({ hasText: 'Carnaval de Oruro' }).waitFor({ state: 'detached' });
+    await service.api.create('/categorias', { nombre: 'Comparsa' });
+    await service.api.call('DELETE', `/participaciones/${participacion.id}`);
+    await recent.getByText(`Baja #${String(participacion.id)}`, { exact: true }).waitFor();
+    assert.deepEqual(new Set(await recent.locator('tbody tr td:nth-child(3)').allInnerTexts()), new Set(['Participación']));
+    assert.equal(await recent.getByText('Comparsa').count(), 0);
+    await s.close();
+  });
+
+  it('when a record has more changes than a page holds, then its Historial pages through them, newest first, and each version but the current one can be restored', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Ópera 0' });
+    for (let i = 1; i <= 11; i++) await service.api.call('PUT', `/categorias/${categoria.id}`, { nombre: `Ópera ${i}` });
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/categorias/${categoria.id}/show`);
+    const history = page.getByRole('table', { name: 'Historial' });
+    await history.getByText('Nombre: Ópera 10 → Ópera 11').waitFor();
+    const rows = history.locator('tbody tr');
+    const restore = history.getByRole('button', { name: 'Restaurar esta versión' });
+    assert.equal(await rows.count(), 10);
+    assert.equal(await rows.first().getByRole('button').count(), 0, 'the current version has nothing to restore');
+    assert.equal(await restore.count(), 9);
+    await page.getByRole('button', { name: 'Ir a la página siguiente' }).click();
+    await history.getByText('Nombre: Ópera 0 → Ópera 1').waitFor();
+    assert.deepEqual(await rows.locator('td:nth-child(3)').allInnerTexts(), ['Modificación\nNombre: Ópera 0 → Ópera 1', 'Alta']);
+    assert.equal(await restore.count(), 2);
+    await restore.last().click();
+    await page.getByText('Se restauró esa versión.').waitFor();
+    assert.deepEqual(await service.api.list(`/categorias?id=${categoria.id}`), [categoria]);
     await s.close();
   });
 });

@@ -1,94 +1,84 @@
-import { Card, CardContent, FormControl, InputLabel, MenuItem, Select, Stack, TextField, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
-import { Title, useNotify, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Box, Typography } from '@mui/material';
+import { useEffect, useRef } from 'react';
+import { List, SelectInput, TextInput, useDataProvider, useListContext, useTranslate } from 'react-admin';
 import { resourceLabels } from '../../../src/catalogue/labels';
-import { Rows } from '../common/Rows';
-import { request } from '../dataProvider/http';
-import { recordPath, useChangeText, type Change } from './changeText';
+import type { CarteleraDataProvider } from '../dataProvider';
+import { ChangePagination, ChangeRows } from './ChangeRows';
+import type { Change } from './changeText';
 
-/** How many changes the page keeps on screen, newest first. */
-const SHOWN = 50;
+const filters = [
+  <SelectInput
+    key="recurso"
+    source="recurso"
+    label="cartelera.changes.columns.resource"
+    choices={Object.entries(resourceLabels).map(([id, [, many]]) => ({ id, name: many }))}
+    translateChoice={false}
+    emptyText="cartelera.changes.all"
+    alwaysOn
+  />,
+  <TextInput key="quien" source="quien" label="cartelera.changes.columns.who" alwaysOn />,
+];
 
 /**
- * Cambios recientes (#/cambios): the latest changes of the whole catalogue, kept up to date from
- * the live feed (GET /cambios as Server-Sent Events, which resumes by itself from its last id),
- * filtered by resource and by person.
+ * Cambios recientes (#/cambios): the latest changes of the whole catalogue, newest first, filtered
+ * by resource and by person, a page at a time; the first page is kept up to date from the live feed.
  */
-export const CambiosRecientes = () => {
-  const translate = useTranslate();
-  const notify = useNotify();
-  const text = useChangeText();
-  const [recurso, setRecurso] = useState('');
-  const [quien, setQuien] = useState('');
-  const [changes, setChanges] = useState<Change[]>([]);
+export const CambiosRecientes = () => (
+  <List
+    title="cartelera.changes.recent"
+    filters={filters}
+    actions={false}
+    sort={{ field: 'id', order: 'DESC' }}
+    perPage={50}
+    pagination={<ChangePagination />}
+    empty={false}
+  >
+    <Help />
+    <LiveChanges />
+    {/* On a phone the rows are blocks, kept off the card's edges as the help is. */}
+    <Box sx={{ px: { xs: 2, sm: 0 } }}>
+      <ChangeRows label="cartelera.changes.recent" columns={['when', 'who', 'resource', 'what']} />
+    </Box>
+  </List>
+);
 
+const Help = () => (
+  <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 1 }}>
+    {useTranslate()('cartelera.changes.recentHelp')}
+  </Typography>
+);
+
+/**
+ * Reads the first page again whenever the live feed brings a change that matches its filters. The
+ * feed starts after the newest change the page has shown, so that nothing committed between the
+ * page's read and the feed's start is missed; a burst of changes costs one read at a time.
+ */
+const LiveChanges = () => {
+  const { filterValues, data, page, refetch } = useListContext<Change>();
+  const dataProvider = useDataProvider<CarteleraDataProvider>();
+  const newest = useRef(0);
+  newest.current = data?.[0]?.id ?? newest.current;
+  const following = data !== undefined && page === 1;
+  const filter = JSON.stringify(filterValues);
   useEffect(() => {
-    const filter = new URLSearchParams();
-    if (recurso) filter.set('recurso', recurso);
-    if (quien.trim()) filter.set('quien', quien.trim());
-    let feed: EventSource | undefined;
-    let cancelled = false;
-    (async () => {
-      const latest = (await request('GET', `/cambios?${filter}&_sort=-id&_limit=${SHOWN}`)).json as Change[];
-      if (cancelled) return;
-      setChanges(latest);
-      const from = new URLSearchParams(filter);
-      from.set('desde', String(latest[0]?.id ?? 0));
-      feed = new EventSource(`/cambios?${from}`);
-      feed.addEventListener('cambio', (event) => {
-        const change = JSON.parse((event as MessageEvent<string>).data) as Change;
-        setChanges((shown) => [change, ...shown.filter((c) => c.id !== change.id)].slice(0, SHOWN));
-      });
-    })().catch((error: unknown) => notify(error instanceof Error ? error.message : String(error), { type: 'error' }));
-    return () => {
-      cancelled = true;
-      feed?.close();
+    if (!following) return;
+    let reading = false;
+    let again = false;
+    const read = async () => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      do {
+        again = false;
+        await refetch();
+      } while (again);
+      reading = false;
     };
-  }, [recurso, quien, notify]);
-
-  return (
-    <Card sx={{ mt: 2 }}>
-      <Title title={translate('cartelera.changes.recent')} />
-      <CardContent>
-        <Typography variant="body2" color="text.secondary" gutterBottom>
-          {translate('cartelera.changes.recentHelp')}
-        </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ my: 2 }}>
-          <FormControl size="small" sx={{ width: { xs: '100%', sm: 240 } }}>
-            <InputLabel id="recurso-label">{translate('cartelera.changes.columns.resource')}</InputLabel>
-            <Select labelId="recurso-label" name="recurso" label={translate('cartelera.changes.columns.resource')} value={recurso} onChange={(e) => setRecurso(e.target.value)}>
-              <MenuItem value="">{translate('cartelera.changes.all')}</MenuItem>
-              {Object.entries(resourceLabels).map(([name, [, many]]) => (
-                <MenuItem key={name} value={name}>
-                  {many}
-                </MenuItem>
-              ))}
-            </Select>
-          </FormControl>
-          <TextField size="small" name="quien" label={translate('cartelera.changes.columns.who')} value={quien} onChange={(e) => setQuien(e.target.value)} sx={{ width: { xs: '100%', sm: 240 } }} />
-        </Stack>
-        <Rows<Change>
-          label={translate('cartelera.changes.recent')}
-          rows={changes}
-          rowKey={(change) => change.id}
-          columns={[
-            ...(['when', 'who', 'resource'] as const).map((column) => ({ title: translate(`cartelera.changes.columns.${column}`), cell: text[column] })),
-            {
-              title: translate('cartelera.changes.columns.what'),
-              cell: (change) => (
-                <Stack>
-                  <span>
-                    <strong>{text.operation(change)}</strong>{' '}
-                    {change.operacion === 'baja' ? text.title(change) : <Link to={recordPath(change)}>{text.title(change)}</Link>}
-                  </span>
-                  {change.operacion === 'modificacion' && text.fields(change).map((line) => <span key={line}>{line}</span>)}
-                </Stack>
-              ),
-            },
-          ]}
-        />
-      </CardContent>
-    </Card>
-  );
+    const stop = new AbortController();
+    void dataProvider.follow(JSON.parse(filter) as Record<string, unknown>, newest.current, () => void read(), stop.signal);
+    return () => stop.abort();
+  }, [dataProvider, following, filter, refetch]);
+  return null;
 };

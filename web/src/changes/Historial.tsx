@@ -1,36 +1,37 @@
 import RestoreIcon from '@mui/icons-material/Restore';
-import { Button, Stack, Typography } from '@mui/material';
-import { useCallback, useEffect, useState } from 'react';
-import { useNotify, useRecordContext, useRefresh, useResourceContext, useTranslate, useUpdate } from 'react-admin';
-import { Rows } from '../common/Rows';
-import { request } from '../dataProvider/http';
-import { useChangeText, type Change } from './changeText';
+import { Button } from '@mui/material';
+import { useState } from 'react';
+import {
+  ReferenceManyField,
+  useListContext,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useResourceContext,
+  useShowContext,
+  useTranslate,
+  useUpdate,
+  type HttpError,
+} from 'react-admin';
+import { ConflictAlert } from '../common/ConflictAwareEdit';
+import { ChangePagination, ChangeRows } from './ChangeRows';
+import type { Change } from './changeText';
 
 /**
- * A record's history on its page: who changed what, when, each field before → after, newest
- * first. "Restaurar esta versión" saves that version as an ordinary edit (with If-Match), so a
- * concurrent edit is met as any edit meets it.
+ * A record's history on its page: who changed what, when, each field before → after, newest first,
+ * a page at a time. "Restaurar esta versión" saves that version as an ordinary edit, whose If-Match
+ * is the version the page shows: a change made meanwhile is met as any edit meets it, with the
+ * conflict's alert, and nothing is overwritten.
  */
 export const Historial = (_props: { label?: string }) => {
   const record = useRecordContext();
   const resource = useResourceContext();
-  const translate = useTranslate();
-  const text = useChangeText();
   const notify = useNotify();
   const refresh = useRefresh();
   const [update, { isPending }] = useUpdate();
-  const [changes, setChanges] = useState<Change[]>();
-  const load = useCallback(async () => {
-    if (!record || !resource) return;
-    const answer = await request('GET', `/cambios?recurso=${encodeURIComponent(resource)}&clave=${encodeURIComponent(String(record.id))}&_sort=-id&_limit=100`);
-    setChanges(answer.json as Change[]);
-  }, [record, resource]);
-  useEffect(() => {
-    load().catch((error: unknown) => notify(error instanceof Error ? error.message : String(error), { type: 'error' }));
-  }, [load, notify]);
+  const [conflict, setConflict] = useState(false);
+  if (!record || !resource) return null;
 
-  if (!record || !changes) return null;
-  if (changes.length === 0) return <Typography variant="body2">{translate('cartelera.changes.noHistory')}</Typography>;
   const restore = (change: Change) =>
     update(
       resource,
@@ -41,38 +42,41 @@ export const Historial = (_props: { label?: string }) => {
           notify('cartelera.changes.restored', { type: 'info' });
           refresh();
         },
-        onError: (error) => notify(error instanceof Error ? error.message : String(error), { type: 'error' }),
+        onError: (error) => {
+          if ((error as HttpError).status === 412) return setConflict(true);
+          notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+        },
       },
     );
-  const c = (column: string) => translate(`cartelera.changes.columns.${column}`);
   return (
-    <Rows<Change>
-      label={translate('cartelera.changes.history')}
-      rows={changes}
-      rowKey={(change) => change.id}
-      columns={[
-        { title: c('when'), cell: text.when },
-        { title: c('who'), cell: text.who },
-        {
-          title: c('what'),
-          cell: (change) => (
-            <Stack>
-              <strong>{text.operation(change)}</strong>
-              {change.operacion === 'modificacion' && text.fields(change).map((line) => <span key={line}>{line}</span>)}
-            </Stack>
-          ),
-        },
-        {
-          title: '',
-          cell: (change) =>
-            change !== changes[0] &&
-            change.despues && (
-              <Button size="small" startIcon={<RestoreIcon />} disabled={isPending} onClick={() => restore(change)}>
-                {translate('cartelera.changes.restoreVersion')}
-              </Button>
-            ),
-        },
-      ]}
-    />
+    <ReferenceManyField reference="cambios" target="clave" filter={{ recurso: resource }} sort={{ field: 'id', order: 'DESC' }} perPage={10} pagination={<ChangePagination />}>
+      {conflict && <RestoreConflict onReloaded={() => setConflict(false)} />}
+      <ChangeRows
+        label="cartelera.changes.history"
+        columns={['when', 'who', 'what']}
+        ofOneRecord
+        empty="cartelera.changes.noHistory"
+        action={(change) => <RestoreButton change={change} disabled={isPending} onClick={() => restore(change)} />}
+      />
+    </ReferenceManyField>
+  );
+};
+
+/** Reloading reads the record and its history again: the next restore then goes through. */
+const RestoreConflict = ({ onReloaded }: { onReloaded: () => void }) => {
+  const shown = useShowContext();
+  const history = useListContext();
+  return <ConflictAlert message="cartelera.conflict.restoreMessage" onReload={() => Promise.all([shown.refetch(), history.refetch()]).then(onReloaded)} />;
+};
+
+/** A version can be restored unless it is the record as it stands (the newest change) or its deletion. */
+const RestoreButton = ({ change, disabled, onClick }: { change: Change; disabled: boolean; onClick: () => void }) => {
+  const translate = useTranslate();
+  const { data, page } = useListContext<Change>();
+  if (!change.despues || (page === 1 && data?.[0]?.id === change.id)) return null;
+  return (
+    <Button size="small" startIcon={<RestoreIcon />} disabled={disabled} onClick={onClick}>
+      {translate('cartelera.changes.restoreVersion')}
+    </Button>
   );
 };

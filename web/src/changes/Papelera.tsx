@@ -1,50 +1,38 @@
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import { Alert, Button, Card, CardContent, Typography } from '@mui/material';
-import { useCallback, useEffect, useState } from 'react';
-import { Title, useNotify, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
-import { Rows } from '../common/Rows';
-import { request } from '../dataProvider/http';
-import { recordPath, useChangeText, type Change } from './changeText';
+import { useMemo, useState } from 'react';
+import { ListContextProvider, ResourceContextProvider, Title, useDataProvider, useGetList, useList, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { ShowLink } from '../common/ShowLink';
+import type { CarteleraDataProvider } from '../dataProvider';
+import { ChangePagination, ChangeRows } from './ChangeRows';
+import { useChangeText, type Change } from './changeText';
 
-/** How many deletions the page lists, newest first. */
+/** How many of the latest deletions the page looks at, newest first. */
 const SHOWN = 100;
 
 /**
- * The Papelera (#/papelera): records deleted by someone (not those a deletion took along), newest
- * first. "Restaurar" is the undo of that deletion: the record comes back with its key, and with
- * every participation the deletion took.
+ * The Papelera (#/papelera): records deleted by someone, newest first, a page at a time.
+ * "Restaurar" is the undo of that deletion: the record comes back with its key, and with every
+ * participation the deletion took. Those participations are deletions of their own in the change
+ * log (with a `causa`), which the service cannot leave out of a list: so the page reads the latest
+ * deletions and pages through those that were not taken along, in the browser.
  */
 export const Papelera = () => {
   const translate = useTranslate();
   const notify = useNotify();
-  const text = useChangeText();
-  const [deleted, setDeleted] = useState<Change[]>();
-  const [restored, setRestored] = useState<Map<number, Change>>(new Map());
-  const load = useCallback(async () => {
-    const bajas = (await request('GET', `/cambios?operacion=baja&_sort=-id&_limit=${SHOWN}`)).json as Change[];
-    const own = bajas.filter((c) => c.causa === null);
-    // A deletion already undone shows as restored, with a link to the record.
-    const undone = own.length === 0 ? [] : ((await request('GET', `/cambios?operacion=alta&id_gte=${Math.min(...own.map((c) => c.id))}&_limit=1000`)).json as Change[]);
-    setRestored(new Map(undone.filter((c) => c.deshace !== null).map((c) => [c.deshace as number, c])));
-    setDeleted(own);
-  }, []);
-  useEffect(() => {
-    load().catch((error: unknown) => notify(error instanceof Error ? error.message : String(error), { type: 'error' }));
-  }, [load, notify]);
-
-  async function restore(change: Change) {
-    try {
-      const made = (await request('POST', `/cambios/${change.id}/deshacer`)).json as Change[];
-      // The participations the deletion took come back with it; with none, there is nothing to say of them.
-      const participations = made.filter((c) => c.recurso === 'participaciones').length;
-      const message = participations > 0 ? 'cartelera.changes.restoredWithParticipations' : 'cartelera.changes.restoredFromTrash';
-      notify(message, { type: 'info', messageArgs: { title: text.title(change), smart_count: participations } });
-      await load();
-    } catch (error) {
-      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
-    }
-  }
+  const onError = (error: Error) => notify(error.message, { type: 'error' });
+  const latest = { sort: { field: 'id', order: 'DESC' as const }, pagination: { page: 1, perPage: SHOWN } };
+  const { data: bajas, isPending } = useGetList<Change>('cambios', { ...latest, filter: { operacion: 'baja' } }, { onError });
+  const own = useMemo(() => bajas?.filter((change) => change.causa === null), [bajas]);
+  const oldest = own?.at(-1)?.id;
+  // A deletion already undone shows as restored, with a link to the record.
+  const { data: undone } = useGetList<Change>(
+    'cambios',
+    { ...latest, filter: { operacion: 'alta', id_gte: oldest }, pagination: { page: 1, perPage: 1000 } },
+    { enabled: oldest !== undefined, onError },
+  );
+  const restored = useMemo(() => new Set(undone?.map((change) => change.deshace)), [undone]);
+  const listContext = useList({ data: own, isPending, perPage: 25 });
 
   return (
     <Card sx={{ mt: 2 }}>
@@ -53,32 +41,58 @@ export const Papelera = () => {
         <Typography variant="body2" color="text.secondary" gutterBottom>
           {translate('cartelera.changes.trashHelp')}
         </Typography>
-        {deleted?.length === 0 && <Alert severity="info">{translate('cartelera.changes.trashEmpty')}</Alert>}
-        {deleted && deleted.length > 0 && (
-          <Rows<Change>
-            label={translate('cartelera.changes.trash')}
-            rows={deleted}
-            rowKey={(change) => change.id}
-            columns={[
-              ...(['record', 'resource', 'who', 'when'] as const).map((column) => ({
-                title: translate(`cartelera.changes.columns.${column}`),
-                cell: { record: text.title, resource: text.resource, who: text.who, when: text.when }[column],
-              })),
-              {
-                title: '',
-                cell: (change) =>
+        {own?.length === 0 && <Alert severity="info">{translate('cartelera.changes.trashEmpty')}</Alert>}
+        {own && own.length > 0 && (
+          <ResourceContextProvider value="cambios">
+            <ListContextProvider value={listContext}>
+              <ChangeRows
+                label="cartelera.changes.trash"
+                columns={['record', 'resource', 'who', 'when']}
+                action={(change) =>
                   restored.has(change.id) ? (
-                    <Link to={recordPath(change)}>{translate('cartelera.changes.alreadyRestored')}</Link>
+                    <ShowLink resource={change.recurso} id={change.clave}>
+                      {translate('cartelera.changes.alreadyRestored')}
+                    </ShowLink>
                   ) : (
-                    <Button size="small" startIcon={<RestoreFromTrashIcon />} onClick={() => restore(change)}>
-                      {translate('cartelera.changes.restore')}
-                    </Button>
-                  ),
-              },
-            ]}
-          />
+                    <RestoreButton change={change} />
+                  )
+                }
+              />
+              <ChangePagination />
+            </ListContextProvider>
+          </ResourceContextProvider>
         )}
       </CardContent>
     </Card>
+  );
+};
+
+/** Undoes a deletion, then reads the page again: the row then links to the record. */
+const RestoreButton = ({ change }: { change: Change }) => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const text = useChangeText();
+  const dataProvider = useDataProvider<CarteleraDataProvider>();
+  const [pending, setPending] = useState(false);
+  async function restore() {
+    setPending(true);
+    try {
+      const made = await dataProvider.undo(change.id);
+      // The participations the deletion took come back with it; with none, there is nothing to say of them.
+      const participations = made.filter((c) => c.recurso === 'participaciones').length;
+      const message = participations > 0 ? 'cartelera.changes.restoredWithParticipations' : 'cartelera.changes.restoredFromTrash';
+      notify(message, { type: 'info', messageArgs: { title: text.title(change), smart_count: participations } });
+      refresh();
+    } catch (error) {
+      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <Button size="small" startIcon={<RestoreFromTrashIcon />} disabled={pending} onClick={() => void restore()}>
+      {translate('cartelera.changes.restore')}
+    </Button>
   );
 };

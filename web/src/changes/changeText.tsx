@@ -36,7 +36,3 @@ function title(change: Change): string {
   return name !== undefined ? String(name) : `#${change.clave}`;
 }
 
-/** The admin's page of the record a change is about. */
-export function recordPath(change: Change): string {
-  return `/${change.recurso}/${encodeURIComponent(String(change.clave))}/show`;
-}

@@ -19,28 +19,37 @@ export const ConflictAwareEdit = ({ children, ...props }: Omit<EditProps, 'child
   }
   return (
     <Edit mutationMode="pessimistic" redirect="show" mutationOptions={{ onError }} {...props}>
-      {conflict && <ConflictAlert onReloaded={() => setConflict(false)} />}
+      {conflict && <EditConflictAlert onReloaded={() => setConflict(false)} />}
       <SimpleForm resetOptions={{ keepDirtyValues: true }}>{children}</SimpleForm>
     </Edit>
   );
 };
 
-const ConflictAlert = ({ onReloaded }: { onReloaded: () => void }) => {
-  const translate = useTranslate();
+const EditConflictAlert = ({ onReloaded }: { onReloaded: () => void }) => {
   const { refetch } = useEditContext();
+  return <ConflictAlert message="cartelera.conflict.message" onReload={() => refetch().then(onReloaded)} />;
+};
+
+/**
+ * What the admin shows when a save of a record was refused because someone changed it meanwhile
+ * (412): the same for an edit and for a version restored from the Historial. `message` says what
+ * reloading does there.
+ */
+export const ConflictAlert = ({ message, onReload }: { message: string; onReload: () => unknown }) => {
+  const translate = useTranslate();
   return (
     <Alert
       severity="warning"
       role="alert"
       sx={{ m: 2 }}
       action={
-        <Button color="inherit" size="small" onClick={() => refetch().then(onReloaded)}>
+        <Button color="inherit" size="small" onClick={onReload}>
           {translate('cartelera.conflict.reload')}
         </Button>
       }
     >
       <AlertTitle>{translate('cartelera.conflict.title')}</AlertTitle>
-      {translate('cartelera.conflict.message')}
+      {translate(message)}
     </Alert>
   );
 };

@@ -1,4 +1,5 @@
 import { HttpError, type DataProvider, type GetListParams, type Identifier, type RaRecord, type SortPayload } from 'react-admin';
+import type { Change } from '../../../src/api/changeSchemas';
 import { dayBound } from '../common/fecha';
 import { etagOf } from './etag';
 import { request, type Answer } from './http';
@@ -8,10 +9,13 @@ import { request, type Answer } from './http';
  * resource names are the service's paths (`peliculas`, `Obras`…). Its quirks, handled here:
  * - `GET /peliculas/{x}` looks a title up, so one record is read by `?id=` (artists by `?dni=`);
  * - artists are keyed by `dni`, which react-admin sees as `id`;
- * - an edit sends `If-Match` with the ETag of the record as it was read, so a record deleted
- *   meanwhile is refused with 412 too: that one is told apart by reading it again;
+ * - an edit sends `If-Match` with the ETag of the record as it was last read (by its form, or by its
+ *   page, leaving out what `_expand`/`_embed` attached), so a record deleted meanwhile is refused
+ *   with 412 too: that one is told apart by reading it again;
  * - a plain date bounding `fecha` means that whole day of the events' wall clock (see common/fecha.ts);
- * - a list is exported by `GET /exportar.<format>` with its own filter and sort parameters.
+ * - a list is exported by `GET /exportar.<format>` with its own filter and sort parameters;
+ * - the change log is the resource `cambios`, read as any list; undoing a change and following the
+ *   live feed are the two methods beyond react-admin's (ChangeMethods).
  */
 
 type Json = Record<string, unknown>;
@@ -55,8 +59,9 @@ function filterValue(field: string, value: unknown): string {
 function query(resource: string, filter: Json, extra: [string, string][] = []): string {
   const params = new URLSearchParams();
   for (const [field, value] of Object.entries(filter)) {
-    if (value === undefined || value === null || value === '') continue;
-    for (const v of [value].flat()) params.append(wireName(resource, field), filterValue(field, v));
+    // Stored text is trimmed: a space typed around a filter's value would match nothing.
+    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) continue;
+    for (const v of [value].flat()) params.append(wireName(resource, field), filterValue(field, typeof v === 'string' ? v.trim() : v));
   }
   for (const [name, value] of extra) params.append(name, value);
   const text = params.toString();
@@ -80,6 +85,12 @@ export function exportUrl(format: ExportFormat, list?: { resource: string; filte
 function relations(meta: unknown): [string, string][] {
   const { expand = [], embed = [] } = (meta ?? {}) as { expand?: string[]; embed?: string[] };
   return [...expand.map((e): [string, string] => ['_expand', e]), ...embed.map((e): [string, string] => ['_embed', e])];
+}
+
+/** The record as a lookup answers it: the service attaches `_expand`/`_embed` under their names, after its fields. */
+function withoutRelations(record: Json, relationParams: [string, string][]): Json {
+  const attached = new Set(relationParams.map(([, name]) => name));
+  return Object.fromEntries(Object.entries(record).filter(([field]) => !attached.has(field)));
 }
 
 const list = (answer: Answer) => answer.json as Json[];
@@ -109,8 +120,22 @@ async function isGone(resource: string, id: Identifier): Promise<boolean> {
   return list(await request('GET', `/${resource}${query(resource, { id })}`)).length === 0;
 }
 
+/** What the admin does with the change log beyond reading it as a list. */
+export interface ChangeMethods {
+  /** Undoes a change (`POST /cambios/{id}/deshacer`); answers the changes the undo made. */
+  undo(id: Identifier): Promise<Change[]>;
+  /**
+   * Follows the live feed (`GET /cambios` as Server-Sent Events) for the changes after `after` that
+   * match `filter` (it resumes by itself after a dropped connection), until `signal` aborts. Like
+   * every method of a data provider it answers a promise: this one settles when the feed is closed.
+   */
+  follow(filter: Json, after: Identifier, onChange: (change: Change) => void, signal: AbortSignal): Promise<void>;
+}
+
+export type CarteleraDataProvider = DataProvider & ChangeMethods;
+
 // react-admin's methods are generic in the record type, which only the caller knows: the answers are cast.
-export const dataProvider: DataProvider = {
+export const dataProvider: CarteleraDataProvider = {
   getList: (resource, params) => getList(resource, params) as never,
 
   async getOne(resource, params) {
@@ -118,7 +143,7 @@ export const dataProvider: DataProvider = {
     const answer = await request('GET', `/${resource}${query(resource, { id: params.id }, extra)}`);
     const record = list(answer)[0];
     if (record === undefined) throw new HttpError('cartelera.errors.notFound', 404);
-    if (extra.length === 0) remember(resource, record);
+    remember(resource, withoutRelations(record, extra));
     return { data: fromApi(resource, record) } as never;
   },
 
@@ -170,5 +195,22 @@ export const dataProvider: DataProvider = {
   async deleteMany(resource, params) {
     for (const id of params.ids) await request('DELETE', one(resource, id));
     return { data: params.ids };
+  },
+
+  async undo(id) {
+    return (await request('POST', `${one('cambios', id)}/deshacer`)).json as Change[];
+  },
+
+  follow(filter, after, onChange, signal) {
+    const feed = new EventSource(`/cambios${query('cambios', filter, [['desde', String(after)]])}`);
+    feed.addEventListener('cambio', (event) => onChange(JSON.parse((event as MessageEvent<string>).data) as Change));
+    return new Promise((closed) => {
+      const close = () => {
+        feed.close();
+        closed();
+      };
+      if (signal.aborted) close();
+      else signal.addEventListener('abort', close, { once: true });
+    });
   },
 };

@@ -74,6 +74,7 @@ export const spanishMessages: TranslationMessages = {
       title: 'Otra persona cambió este registro mientras usted lo editaba.',
       message:
         'No se guardó nada. Recargue el registro: lo que usted escribió se conserva, los demás campos toman los valores actuales. Luego guarde de nuevo.',
+      restoreMessage: 'No se restauró nada. Recargue el registro para ver cómo quedó; luego, si todavía hace falta, restaure esa versión de nuevo.',
       reload: 'Recargar el registro',
       notification: 'El registro cambió mientras lo editaba: recárguelo antes de guardar.',
     },
