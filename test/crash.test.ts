@@ -127,7 +127,7 @@ interface RoundFigures {
   acknowledgedLate: number;
   inFlightAtKill: number;
   unanswered: number;
-  /** Halfway to the kill: the mean number of writes a transaction held (src/db/groupCommit.ts), from /metrics. */
+  /** Halfway to the kill: the mean number of writes a transaction held (src/db/transaction.ts), from /metrics. */
   meanGroup?: Promise<number>;
 }
 

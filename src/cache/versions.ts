@@ -10,17 +10,19 @@ export interface TableState {
 }
 
 /**
- * Whether a table changed, and its size: its row in `versiones`, which the store's own triggers
- * keep on every change, whichever connection or process made it (migrations 0003 and 0004). Every
- * cache keeps its answers under the version it read them at, and looks again when the version
- * moves: no writer needs to know about caches.
+ * Whether a table changed, and its size: the sums of its rows in `versiones` (one on SQLite, one
+ * per connection slot on PostgreSQL: migration 0006), which the store's own triggers keep on every
+ * change, whichever connection or process made it (migrations 0003 and 0004). Every cache keeps
+ * its answers under the version it read them at, and looks again when the version moves: no
+ * writer needs to know about caches.
  *
  * Which records changed comes from the change log, read in the same statement as the versions (so
  * from the same snapshot): the changes logged since the last look, by table. When they account for
- * every step of a table's version (one step per row written, one change per row changed), a cache
- * may drop the answers of those records alone. When they do not (a write that changed nothing, a
- * change committed out of id order on PostgreSQL, an edit made outside the service, a burst larger
- * than CHANGES_READ), nobody knows which records changed, and caches drop everything.
+ * every step of a table's version (one step per row written on SQLite, per statement on
+ * PostgreSQL; one change per row changed), a cache may drop the answers of those records alone.
+ * When they do not (a write that changed nothing, a change committed out of id order on
+ * PostgreSQL, an edit made outside the service, a burst larger than CHANGES_READ), nobody knows
+ * which records changed, and caches drop everything.
  */
 export interface Versions {
   of(table: keyof Database): Promise<TableState>;

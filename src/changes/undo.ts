@@ -4,10 +4,11 @@ import { messages } from '../catalogue/messages.js';
 import { notFound, Refusal } from '../catalogue/refusal.js';
 import { lockRow } from '../db/dialect.js';
 import type { Db } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
 import type { AnyResource } from '../resources/define.js';
 import { resources } from '../resources/index.js';
 import { participaciones } from '../resources/participaciones.js';
-import { createRecord, inTransaction, removeRecord, replaceRecord } from '../resources/writes.js';
+import { createRecord, removeRecord, replaceRecord } from '../resources/writes.js';
 import type { Quien } from './log.js';
 import { changesWhere, type ChangeRow } from './read.js';
 
