@@ -77,7 +77,7 @@ export interface VersionesTable {
   filas: number;
 }
 
-/** The change log (migration 0005): see changes/log.ts. */
+/** The change log (migration 0005): see resources/changeLog.ts. */
 export interface CambiosTable {
   id: Generated<number>;
   recurso: string;

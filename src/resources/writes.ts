@@ -4,8 +4,8 @@ import { lockRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import type { Db } from '../db/schema.js';
 import { inSavepoint, inTransaction } from '../db/transaction.js';
-import { recordChange, type ChangeContext } from '../changes/log.js';
 import { dependentsOf } from './cascade.js';
+import { recordChange, type ChangeContext } from './changeLog.js';
 import type { AnyResource } from './define.js';
 import { participaciones } from './participaciones.js';
 
@@ -14,7 +14,7 @@ import { participaciones } from './participaciones.js';
  * tests): each takes the database, or a transaction, first. The store's own integrity refusals
  * (unique keys, references, checks) become the contract's Spanish sentences here, as Refusals.
  * Caches need no telling: the store counts its own writes (see cache/versions.ts). Every write
- * stores its changes in the change log in its own transaction (changes/log.ts), with `context`:
+ * stores its changes in the change log in its own transaction (changeLog.ts), with `context`:
  * who wrote, and for an undo, what it undoes.
  */
 

@@ -10,7 +10,7 @@ import type { AnyResource } from '../resources/define.js';
 import { violationOf } from '../db/errors.js';
 import { inSavepoint, writeTransaction } from '../db/transaction.js';
 import { changesNothing, createRecord, recordCreated, replaceRecord } from '../resources/writes.js';
-import { ChangeBatch, type ChangeContext, type Quien } from '../changes/log.js';
+import { ChangeBatch, type ChangeContext, type Quien } from '../resources/changeLog.js';
 import { namesOf } from './read/table.js';
 import type { Incoming, Place, Read } from './read/types.js';
 

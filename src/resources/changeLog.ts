@@ -1,9 +1,14 @@
-import { normalizeKey } from '../catalogue/keys.js';
-import { insertReturningKey } from '../db/prepared.js';
 import { CompiledQuery } from 'kysely';
+import { normalizeKey } from '../catalogue/keys.js';
 import { dialectOf } from '../db/dialect.js';
+import { insertReturningKey } from '../db/prepared.js';
 import type { CambiosTable, Db } from '../db/schema.js';
-import type { AnyResource } from '../resources/define.js';
+import type { AnyResource } from './define.js';
+
+/**
+ * The change log's recorder: every write of a record (writes.ts) stores its change here, in the
+ * write's own transaction. Reading the log, undo, retention and the live feed are in changes/.
+ */
 
 export type Operacion = 'alta' | 'modificacion' | 'baja';
 
