@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/connect.js';
 import { sqliteFileChecks } from '../src/db/sqlite.js';
-import { normalizeKey } from '../src/catalogue/keys.js';
+import { comparable } from '../src/catalogue/comparable.js';
 import type { Json } from './helpers.js';
 import { type Service } from './service.js';
 import { backend } from './stores.js';
@@ -289,7 +289,7 @@ function verify(found: Rows, clients: Client[]): number {
 /**
  * The store as the killed process left it, checked directly: on SQLite the file's own checks
  * (which also replay the WAL the kill left behind); on either backend, what the constraints
- * promise, and that every normalized key column still matches its text.
+ * promise, and that every comparable column still matches its text.
  */
 async function assertStoreIntact(url: string): Promise<void> {
   const db = openDatabase(url, { poolMax: 1, statementTimeoutMs: 30000 });
@@ -326,8 +326,8 @@ async function assertStoreIntact(url: string): Promise<void> {
         [r.descripcion, r.descripcion_clave],
       ]),
     ];
-    const stale = texts.filter(([text = '', key]) => normalizeKey(text) !== key);
-    assert.deepEqual(stale, [], 'key columns that do not match their text: half of an update');
+    const stale = texts.filter(([text = '', key]) => comparable(text) !== key);
+    assert.deepEqual(stale, [], 'comparable columns that do not match their text: half of an update');
   } finally {
     await db.destroy();
   }

@@ -15,7 +15,7 @@ export const changeList: ListTable = {
     recurso: { type: 'enum', values: resources.map((r) => r.name) },
     clave: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
     operacion: { type: 'enum', values: ['alta', 'modificacion', 'baja'] },
-    // Compared by its normalized column, quien_clave, as text fields are.
+    // Compared by its comparable column, quien_clave, as text fields are.
     quien: { type: 'text' },
     cuando: { type: 'fecha' },
   } satisfies Record<string, FieldKind>,

@@ -21,7 +21,7 @@ export async function undoChange(db: Db, id: number, quien: Quien): Promise<Chan
   return inTransaction(db, async (trx) => {
     const [change] = await changesWhere(trx, sql`id = ${id}`);
     if (!change) throw notFound(messages.changes.notFound(id));
-    const resource = resourceNamed(change.recurso);
+    const resource = resourceOf(change);
     const context = { quien, deshace: id };
     const { max } = await trx.selectFrom('cambios').select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow();
     await lockRow(trx, resource.table, resource.key.name, change.clave);
@@ -55,9 +55,10 @@ async function alreadyUndone(trx: Db, change: ChangeRow): Promise<string | undef
   return messages.changes.alreadyUndone(change.id, undo.id);
 }
 
-function resourceNamed(name: string): AnyResource {
-  const resource = resources.find((r) => r.name === name);
-  if (!resource) throw new Error(`a change of an unknown resource: ${name}`);
+/** The resource a change is of, by its exact path name (`recurso`). */
+function resourceOf(change: ChangeRow): AnyResource {
+  const resource = resources.find((r) => r.name === change.recurso);
+  if (!resource) throw new Error(`a change of an unknown resource: ${change.recurso}`);
   return resource;
 }
 

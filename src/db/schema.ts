@@ -1,9 +1,10 @@
 import type { Generated, Kysely } from 'kysely';
 import type { TipoEvento } from '../catalogue/fields.js';
 
-// The tables as Kysely sees them. Each `<field>_clave` column holds the normalized form of a text
-// field (see catalogue/keys.ts): unique indexes, lookups, filters and search compare these. They are never
-// answered to clients.
+// The tables as Kysely sees them. Each `<field>_clave` column holds the comparable form of a text
+// field (catalogue/comparable.ts): unique indexes, lookups, filters and search compare these. They
+// are never answered to clients. Only as this suffix does `clave` mean the comparable form;
+// everywhere else (`cambios.clave`, the change log's `clave`) it is a record's key.
 export interface CategoriasTable {
   id: Generated<number>;
   nombre: string;
