@@ -1,5 +1,5 @@
 import type { Generated, Kysely } from 'kysely';
-import type { TipoEvento } from '../catalogue/fields.js';
+import type { Operacion, TipoEvento } from '../catalogue/fields.js';
 
 // The tables as Kysely sees them. Each `<field>_clave` column holds the comparable form of a text
 // field (catalogue/comparable.ts): unique indexes, lookups, filters and search compare these. They
@@ -83,7 +83,7 @@ export interface CambiosTable {
   id: Generated<number>;
   recurso: string;
   clave: number;
-  operacion: 'alta' | 'modificacion' | 'baja';
+  operacion: Operacion;
   antes: string | null;
   despues: string | null;
   campos: string;

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { comparable } from '../catalogue/comparable.js';
+import type { Operacion } from '../catalogue/fields.js';
 import { dialectOf } from '../db/dialect.js';
 import { insertReturningKey } from '../db/prepared.js';
 import type { CambiosTable, Db } from '../db/schema.js';
@@ -10,7 +11,6 @@ import type { AnyResource } from './define.js';
  * write's own transaction. Reading the log, undo, retention and the live feed are in changes/.
  */
 
-export type Operacion = 'alta' | 'modificacion' | 'baja';
 
 /** Who writes: the write key's name, the command line's --quien, or null when writes need no key. */
 export type Quien = string | null;
