@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { calendar, type CalendarEvent, type CalendarOptions } from '../calendar/ics.js';
 import { matcher } from '../changes/feed.js';
-import { normalizeKey } from '../catalogue/keys.js';
+import { comparable } from '../catalogue/comparable.js';
 import { listRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { eventosUrbanos } from '../resources/index.js';
@@ -65,7 +65,7 @@ export function calendarRoutes(app: FastifyInstance, db: Db, options: CalendarOp
       };
       const listed = new Set(current.map((e) => e.id));
       const matches = matcher(query.conditions);
-      const searched = (e: Evento) => query.search === undefined || [e.titulo, e.descripcion, e.lugar].some((t) => normalizeKey(t).includes(query.search ?? ''));
+      const searched = (e: Evento) => query.search === undefined || [e.titulo, e.descripcion, e.lugar].some((t) => comparable(t).includes(query.search ?? ''));
       const deleted = [...byEvent.values()]
         .filter(({ last }) => last.operacion === 'baja' && last.antes !== null && !listed.has(Number(last.clave)))
         .map(({ last }) => JSON.parse(last.antes ?? '{}') as Evento)

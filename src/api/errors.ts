@@ -33,7 +33,7 @@ export class HttpError extends Error {
 export const badRequest = (details: string) => new HttpError(400, details);
 
 /** The status each kind of catalogue refusal answers. */
-const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, changed: 412 };
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, changed: 412, conflict: 409 };
 
 /** What a route tells the error handler about itself, to word moreInfo (see crudRoutes.ts). */
 declare module 'fastify' {

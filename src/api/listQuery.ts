@@ -1,7 +1,7 @@
 import { Type, type TObject, type TSchema } from 'typebox';
 import { canonicalFecha } from '../catalogue/fecha.js';
 import { STORABLE_TEXT } from '../catalogue/fields.js';
-import { normalizeKey } from '../catalogue/keys.js';
+import { comparable } from '../catalogue/comparable.js';
 import { messages } from '../catalogue/messages.js';
 import type { Condition, FieldKind, ListQuery, Window } from '../db/listing.js';
 import { badRequest } from './errors.js';
@@ -66,7 +66,7 @@ export function parseListQuery(
   if (q !== undefined && !STORABLE.test(q)) throw badRequest(v.unstorable(v.subject('querystring', 'q')));
   return {
     conditions,
-    search: q === undefined || q.trim() === '' ? undefined : normalizeKey(q),
+    search: q === undefined || q.trim() === '' ? undefined : comparable(q),
     sort: parseSort(one('_sort'), one('_order'), kinds),
     window: parseWindow(one),
     expand: parseRelations('_expand', raw, relations.expand),
@@ -93,7 +93,7 @@ function filterValue(param: string, kind: FieldKind, value: string, timeZone: st
       return value;
     case 'text':
       if (!STORABLE.test(value)) throw badRequest(v.unstorable(what));
-      return normalizeKey(value);
+      return comparable(value);
   }
 }
 

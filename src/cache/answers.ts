@@ -29,37 +29,37 @@ export interface CacheLimits {
  */
 export function answerCache(versions: Versions, table: keyof Database, limits: CacheLimits) {
   const answers = new Map<string, CachedAnswer>();
-  /** The record each answer is about, if it is about one; the keys of the answers about each record, and of the others. */
+  /** The record each answer is about, if it is about one; what was asked for the answers about each record, and for the others. */
   const recordOf = new Map<string, number>();
   const ofRecord = new Map<number, Set<string>>();
   const ofTable = new Set<string>();
   let bytes = 0;
   let version = -1;
 
-  function forget(key: string) {
-    const answer = answers.get(key);
+  function forget(asked: string) {
+    const answer = answers.get(asked);
     if (!answer) return;
-    answers.delete(key);
+    answers.delete(asked);
     bytes -= answer.body.length;
-    const record = recordOf.get(key);
-    if (record === undefined) return void ofTable.delete(key);
-    recordOf.delete(key);
-    const keys = ofRecord.get(record);
-    keys?.delete(key);
-    if (keys?.size === 0) ofRecord.delete(record);
+    const record = recordOf.get(asked);
+    if (record === undefined) return void ofTable.delete(asked);
+    recordOf.delete(asked);
+    const asks = ofRecord.get(record);
+    asks?.delete(asked);
+    if (asks?.size === 0) ofRecord.delete(record);
   }
 
-  function keep(key: string, answer: CachedAnswer, record: number | undefined) {
+  function keep(asked: string, answer: CachedAnswer, record: number | undefined) {
     if (answer.body.length > limits.bytes / 16) return;
-    forget(key);
-    answers.set(key, answer);
+    forget(asked);
+    answers.set(asked, answer);
     bytes += answer.body.length;
-    if (record === undefined) ofTable.add(key);
+    if (record === undefined) ofTable.add(asked);
     else {
-      recordOf.set(key, record);
-      let keys = ofRecord.get(record);
-      if (!keys) ofRecord.set(record, (keys = new Set()));
-      keys.add(key);
+      recordOf.set(asked, record);
+      let asks = ofRecord.get(record);
+      if (!asks) ofRecord.set(record, (asks = new Set()));
+      asks.add(asked);
     }
     for (const oldest of answers.keys()) {
       if (answers.size <= limits.entries && bytes <= limits.bytes) break;
@@ -77,16 +77,17 @@ export function answerCache(versions: Versions, table: keyof Database, limits: C
       bytes = 0;
       return;
     }
-    for (const key of ofTable) forget(key);
-    for (const record of changed) for (const key of ofRecord.get(record) ?? []) forget(key);
+    for (const asked of ofTable) forget(asked);
+    for (const record of changed) for (const asked of ofRecord.get(record) ?? []) forget(asked);
   }
 
   /**
-   * The answer kept under `key`, or the one `make` serializes (undefined: nothing to answer). An
-   * answer about one record says which (`record`, its key).
+   * The answer kept for `asked` (what the request asked: a list's URL, a lookup's value), or the
+   * one `make` serializes (undefined: nothing to answer). An answer about one record says which
+   * (`record`, its key).
    */
   return async function answer(
-    key: string,
+    asked: string,
     make: (state: TableState) => Promise<{ body: string; headers?: Record<string, string>; record?: number } | undefined>,
   ): Promise<CachedAnswer | undefined> {
     // Read before the rows: a write in between leaves an answer that the next version check drops.
@@ -96,14 +97,14 @@ export function answerCache(versions: Versions, table: keyof Database, limits: C
       moved(version < 0 ? undefined : versions.changedSince(table, version));
       version = current;
     }
-    const kept = answers.get(key);
+    const kept = answers.get(asked);
     if (kept) return kept;
     const made = await make(state);
     if (made === undefined) return undefined;
     const etag = etagOf(made.body);
     const answer = { body: Buffer.from(made.body), etag, headers: { 'content-type': JSON_TYPE, ...made.headers, etag } };
     // Kept only if no newer version was seen while the rows were read.
-    if (current === version) keep(key, answer, made.record);
+    if (current === version) keep(asked, answer, made.record);
     return answer;
   };
 }

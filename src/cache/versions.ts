@@ -10,17 +10,19 @@ export interface TableState {
 }
 
 /**
- * Whether a table changed, and its size: its row in `versiones`, which the store's own triggers
- * keep on every change, whichever connection or process made it (migrations 0003 and 0004). Every
- * cache keeps its answers under the version it read them at, and looks again when the version
- * moves: no writer needs to know about caches.
+ * Whether a table changed, and its size: the sums of its rows in `versiones` (one on SQLite, one
+ * per connection slot on PostgreSQL: migration 0006), which the store's own triggers keep on every
+ * change, whichever connection or process made it (migrations 0003 and 0004). Every cache keeps
+ * its answers under the version it read them at, and looks again when the version moves: no
+ * writer needs to know about caches.
  *
  * Which records changed comes from the change log, read in the same statement as the versions (so
  * from the same snapshot): the changes logged since the last look, by table. When they account for
- * every step of a table's version (one step per row written, one change per row changed), a cache
- * may drop the answers of those records alone. When they do not (a write that changed nothing, a
- * change committed out of id order on PostgreSQL, an edit made outside the service, a burst larger
- * than CHANGES_READ), nobody knows which records changed, and caches drop everything.
+ * every step of a table's version (one step per row written on SQLite, per statement on
+ * PostgreSQL; one change per row changed), a cache may drop the answers of those records alone.
+ * When they do not (a write that changed nothing, a change committed out of id order on
+ * PostgreSQL, an edit made outside the service, a burst larger than CHANGES_READ), nobody knows
+ * which records changed, and caches drop everything.
  */
 export interface Versions {
   of(table: keyof Database): Promise<TableState>;
@@ -46,7 +48,28 @@ interface Step {
   keys: Set<number> | undefined;
 }
 
-type Seen = { kind: number; a: string; b: number | string; c: number | string };
+/**
+ * A row of the read below as the store answers it: the function of migration 0006 names its
+ * columns `kind`, `a`, `b`, `c`, and `kind` says what the others hold.
+ */
+type VersionsRow = { kind: number; a: string; b: number | string; c: number | string };
+
+/** What a row says: a table's version and row count, a change logged since the last look, or the newest change's id. */
+type VersionsFact =
+  | { is: 'table'; table: string; state: TableState }
+  | { is: 'change'; recurso: string; clave: number; id: number }
+  | { is: 'newest'; id: number };
+
+function decoded(row: VersionsRow): VersionsFact {
+  switch (Number(row.kind)) {
+    case 0:
+      return { is: 'table', table: row.a, state: { version: Number(row.b), rows: Number(row.c) } };
+    case 1:
+      return { is: 'change', recurso: row.a, clave: Number(row.b), id: Number(row.c) };
+    default:
+      return { is: 'newest', id: Number(row.b) };
+  }
+}
 
 /** `tableOf`: the table each resource of the change log (`cambios.recurso`) lives in. */
 export function tableVersions(db: Db, tableOf: Record<string, string>): Versions {
@@ -63,8 +86,8 @@ export function tableVersions(db: Db, tableOf: Record<string, string>): Versions
     const since = lastChange ?? 0;
     const limit = lastChange === undefined ? 0 : CHANGES_READ + 1;
     const { rows } = await (postgres
-      ? sql<Seen>`select * from cartelera_versiones(${since}, ${limit})`
-      : sql<Seen>`
+      ? sql<VersionsRow>`select * from cartelera_versiones(${since}, ${limit})`
+      : sql<VersionsRow>`
       select 0 as kind, tabla as a, sum(version) as b, sum(filas) as c from versiones group by tabla
       union all select * from (select 1 as kind, recurso as a, clave as b, id as c from cambios where id > ${since} order by id limit ${limit}) as changes
       union all select 2 as kind, '' as a, coalesce(max(id), 0) as b, 0 as c from cambios`
@@ -75,16 +98,16 @@ export function tableVersions(db: Db, tableOf: Record<string, string>): Versions
     let changes = 0;
     // Reads may overlap (PostgreSQL's pool): a change an earlier read already counted is not counted again.
     const counted = lastChange ?? Number.MAX_SAFE_INTEGER;
-    for (const row of rows) {
-      if (Number(row.kind) === 0) next.set(row.a, { version: Number(row.b), rows: Number(row.c) });
-      else if (Number(row.kind) === 1) {
+    for (const row of rows.map(decoded)) {
+      if (row.is === 'table') next.set(row.table, row.state);
+      else if (row.is === 'change') {
         changes++;
-        if (Number(row.c) <= counted) continue;
-        const table = tableOf[row.a] ?? row.a;
+        if (row.id <= counted) continue;
+        const table = tableOf[row.recurso] ?? row.recurso;
         let keys = logged.get(table);
         if (!keys) logged.set(table, (keys = []));
-        keys.push(Number(row.b));
-      } else newest = Number(row.b);
+        keys.push(row.clave);
+      } else newest = row.id;
     }
     // A read that finished after a newer one: its states are older; it changes nothing here.
     if ([...next].some(([table, state]) => state.version < (states?.get(table)?.version ?? 0))) return next;

@@ -43,3 +43,7 @@ export const Fecha = Type.String({
 export const TIPOS_EVENTO = ['pelicula', 'obra', 'eventoUrbano'] as const;
 export type TipoEvento = (typeof TIPOS_EVENTO)[number];
 export const TipoEvento = Type.Enum(TIPOS_EVENTO);
+
+/** What a change of the change log did to its record: created, modified (replaced or patched), deleted. */
+export const OPERACIONES = ['alta', 'modificacion', 'baja'] as const;
+export type Operacion = (typeof OPERACIONES)[number];

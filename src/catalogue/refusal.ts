@@ -1,8 +1,10 @@
 /**
  * Why the catalogue refused an operation, in words a client can act on. The HTTP layer answers
- * each kind with its status (400, 404, 412); the command line reports it as a problem of a record.
+ * each kind with its status (400, 404, 412, 409); the command line reports it as a problem of a
+ * record. `changed`: the record is no longer the version the client named (If-Match); `conflict`:
+ * the store is no longer as the operation needs it (an undo of a change made since).
  */
-export type RefusalKind = 'invalid' | 'not_found' | 'changed';
+export type RefusalKind = 'invalid' | 'not_found' | 'changed' | 'conflict';
 
 export class Refusal extends Error {
   constructor(
@@ -23,3 +25,4 @@ export interface Problem {
 
 export const invalid = (details: string, field?: string) => new Refusal('invalid', details, [{ field, sentence: details }]);
 export const notFound = (details: string) => new Refusal('not_found', details);
+export const conflict = (details: string) => new Refusal('conflict', details);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { normalizeKey } from '../catalogue/keys.js';
+import { comparable } from '../catalogue/comparable.js';
 import { dialectOf } from '../db/dialect.js';
 import { filtersOf, type Condition } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
@@ -227,7 +227,7 @@ export function matcher(conditions: Condition[]): (row: object) => boolean {
   return (row) =>
     conditions.every((c) => {
       const raw = (row as Record<string, unknown>)[c.field];
-      const value = c.kind.type === 'text' ? (typeof raw === 'string' ? normalizeKey(raw) : raw) : raw;
+      const value = c.kind.type === 'text' ? (typeof raw === 'string' ? comparable(raw) : raw) : raw;
       if (value === null || value === undefined) return c.op === 'ne';
       switch (c.op) {
         case 'eq':

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { OPERACIONES } from '../catalogue/fields.js';
 import type { FieldKind, ListTable } from '../db/listing.js';
 import type { CambiosTable, Db } from '../db/schema.js';
 import { resources } from '../resources/index.js';
@@ -14,8 +15,8 @@ export const changeList: ListTable = {
     id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
     recurso: { type: 'enum', values: resources.map((r) => r.name) },
     clave: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-    operacion: { type: 'enum', values: ['alta', 'modificacion', 'baja'] },
-    // Compared by its normalized column, quien_clave, as text fields are.
+    operacion: { type: 'enum', values: OPERACIONES },
+    // Compared by its comparable column, quien_clave, as text fields are.
     quien: { type: 'text' },
     cuando: { type: 'fecha' },
   } satisfies Record<string, FieldKind>,

@@ -1,29 +1,27 @@
 import { sql } from 'kysely';
-import { HttpError } from '../api/errors.js';
 import { messages } from '../catalogue/messages.js';
-import { notFound, Refusal } from '../catalogue/refusal.js';
+import { conflict, notFound, Refusal } from '../catalogue/refusal.js';
 import { lockRow } from '../db/dialect.js';
 import type { Db } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
 import type { AnyResource } from '../resources/define.js';
 import { resources } from '../resources/index.js';
 import { participaciones } from '../resources/participaciones.js';
-import { createRecord, inTransaction, removeRecord, replaceRecord } from '../resources/writes.js';
-import type { Quien } from './log.js';
+import type { Quien } from '../resources/changeLog.js';
+import { createRecord, removeRecord, replaceRecord } from '../resources/writes.js';
 import { changesWhere, type ChangeRow } from './read.js';
-
-const CONFLICT = 409;
 
 /**
  * Undoes change `id`, all or nothing, as changes of its own (each with `deshace: id`): an `alta`
  * deletes the record (and what that cascades to), a `modificacion` puts back `antes`, a `baja`
  * creates the record again with its key, with every participation that deletion took along.
- * Only while the record is as the change left it; otherwise 409 with a sentence saying why.
+ * Only while the record is as the change left it; otherwise a conflict Refusal saying why.
  */
 export async function undoChange(db: Db, id: number, quien: Quien): Promise<ChangeRow[]> {
   return inTransaction(db, async (trx) => {
     const [change] = await changesWhere(trx, sql`id = ${id}`);
     if (!change) throw notFound(messages.changes.notFound(id));
-    const resource = resourceNamed(change.recurso);
+    const resource = resourceOf(change);
     const context = { quien, deshace: id };
     const { max } = await trx.selectFrom('cambios').select((eb) => eb.fn.max('id').as('max')).executeTakeFirstOrThrow();
     await lockRow(trx, resource.table, resource.key.name, change.clave);
@@ -31,18 +29,18 @@ export async function undoChange(db: Db, id: number, quien: Quien): Promise<Chan
     const stored = current === undefined ? null : resource.representation(current);
     const n = resource.nouns;
     // A change undone before is not as it left things: that, not what differs, is the reason.
-    const conflict = async (sentence: string) => new HttpError(CONFLICT, (await alreadyUndone(trx, change)) ?? sentence);
+    const conflictOf = async (sentence: string) => conflict((await alreadyUndone(trx, change)) ?? sentence);
     if (change.operacion === 'baja') {
-      if (stored !== null) throw await conflict(messages.changes.keyTaken(n, change.clave, id));
+      if (stored !== null) throw await conflictOf(messages.changes.keyTaken(n, change.clave, id));
       await refusalsAsConflict(id, () => createRecord(trx, resource, JSON.parse(change.antes ?? '{}') as Record<string, unknown>, context));
       for (const cascaded of await changesWhere(trx, sql`causa = ${id}`)) {
         const record = JSON.parse(cascaded.antes ?? '{}') as Record<string, unknown>;
-        if (await participaciones.queries(trx).get(cascaded.clave)) throw new HttpError(CONFLICT, messages.changes.keyTaken(participaciones.nouns, cascaded.clave, id));
+        if (await participaciones.queries(trx).get(cascaded.clave)) throw conflict(messages.changes.keyTaken(participaciones.nouns, cascaded.clave, id));
         await refusalsAsConflict(id, () => createRecord(trx, participaciones, record, context));
       }
     } else {
-      if (stored === null) throw await conflict(messages.changes.goneSince(n, change.clave, id));
-      if (stored !== change.despues) throw await conflict(messages.changes.changedSince(n, change.clave, id));
+      if (stored === null) throw await conflictOf(messages.changes.goneSince(n, change.clave, id));
+      if (stored !== change.despues) throw await conflictOf(messages.changes.changedSince(n, change.clave, id));
       if (change.operacion === 'alta') await refusalsAsConflict(id, () => removeRecord(trx, resource, change.clave, context));
       else await refusalsAsConflict(id, () => replaceRecord(trx, resource, change.clave, JSON.parse(change.antes ?? '{}') as Record<string, unknown>, context));
     }
@@ -57,18 +55,19 @@ async function alreadyUndone(trx: Db, change: ChangeRow): Promise<string | undef
   return messages.changes.alreadyUndone(change.id, undo.id);
 }
 
-function resourceNamed(name: string): AnyResource {
-  const resource = resources.find((r) => r.name === name);
-  if (!resource) throw new Error(`a change of an unknown resource: ${name}`);
+/** The resource a change is of, by its exact path name (`recurso`). */
+function resourceOf(change: ChangeRow): AnyResource {
+  const resource = resources.find((r) => r.name === change.recurso);
+  if (!resource) throw new Error(`a change of an unknown resource: ${change.recurso}`);
   return resource;
 }
 
-/** A write the store's rules refuse (a title now taken, a category gone or still in use) is a 409 for an undo. */
+/** A write the store's rules refuse (a title now taken, a category gone or still in use) is a conflict for an undo. */
 async function refusalsAsConflict<T>(id: number, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (error instanceof Refusal) throw new HttpError(CONFLICT, messages.changes.refused(id, error.details));
+    if (error instanceof Refusal) throw conflict(messages.changes.refused(id, error.details));
     throw error;
   }
 }

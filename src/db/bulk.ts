@@ -9,7 +9,7 @@ const GENERATED: Partial<Record<keyof Database, readonly string[]>> = {
 };
 
 /**
- * Stores rows exactly as another store held them (normalized keys included), in one statement.
+ * Stores rows exactly as another store held them (comparable columns included), in one statement.
  * A deliberate generic layer, like listing.ts: the copy between stores moves every table alike.
  */
 export async function insertRows(db: Db, table: keyof Database, rows: Row[]): Promise<void> {

@@ -12,7 +12,7 @@ export interface Condition {
   field: string;
   kind: FieldKind;
   op: 'eq' | 'ne' | 'gte' | 'lte' | 'like';
-  /** Already checked and converted: integers, canonical dates, normalized text. */
+  /** Already checked and converted: integers, canonical dates, comparable text. */
   values: (string | number)[];
 }
 
@@ -25,7 +25,7 @@ export interface Window {
 
 export interface ListQuery {
   conditions: Condition[];
-  /** Normalized text to find in any text field. */
+  /** Comparable text to find in any text field. */
   search?: string;
   sort: { field: string; descending: boolean }[];
   window?: Window;
@@ -42,7 +42,7 @@ export interface ListTable {
 /**
  * A filtered, sorted, windowed list and its total, for any resource (`rowsInTable`: the table's
  * row count as `versiones` keeps it, the total when nothing is filtered). Column names come from the
- * resource's own schema (ListTable.kinds), never from the request. Text compares the normalized
+ * resource's own schema (ListTable.kinds), never from the request. Text compares the comparable
  * `<field>_clave` columns, in code-point order on both backends, so answers are identical.
  */
 export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsInTable: number): Promise<{ rows: unknown[]; total: number }> {
@@ -50,7 +50,7 @@ export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsIn
   const where: Expression<SqlBool>[] = filtersOf(db, spec, query.conditions);
   if (query.search !== undefined) {
     const pattern = `%${escapeLike(query.search)}%`;
-    // Text fields by their normalized column; enum values are ASCII, so lower() folds them alike everywhere.
+    // Text fields by their comparable column; enum values are ASCII, so lower() folds them alike everywhere.
     const searched = Object.entries(spec.kinds).flatMap(([f, kind]) =>
       kind.type === 'text' ? [column(f)] : kind.type === 'enum' ? [sql`lower(${sql.ref(f)})`] : [],
     );
@@ -71,7 +71,7 @@ export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsIn
   return { rows: rows.rows, total };
 }
 
-/** A field's column (text: its normalized `<field>_clave`), and the same as it sorts and compares. */
+/** A field's column (text: its comparable `<field>_clave`), and the same as it sorts and compares. */
 function columnsOf(db: Db, spec: ListTable) {
   const dialect = dialectOf(db);
   const column = (field: string) => sql.ref(spec.kinds[field]?.type === 'text' ? `${field}_clave` : field);

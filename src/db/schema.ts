@@ -1,9 +1,10 @@
 import type { Generated, Kysely } from 'kysely';
-import type { TipoEvento } from '../catalogue/fields.js';
+import type { Operacion, TipoEvento } from '../catalogue/fields.js';
 
-// The tables as Kysely sees them. Each `<field>_clave` column holds the normalized form of a text
-// field (see catalogue/keys.ts): unique indexes, lookups, filters and search compare these. They are never
-// answered to clients.
+// The tables as Kysely sees them. Each `<field>_clave` column holds the comparable form of a text
+// field (catalogue/comparable.ts): unique indexes, lookups, filters and search compare these. They
+// are never answered to clients. Only as this suffix does `clave` mean the comparable form;
+// everywhere else (`cambios.clave`, the change log's `clave`) it is a record's key.
 export interface CategoriasTable {
   id: Generated<number>;
   nombre: string;
@@ -77,12 +78,12 @@ export interface VersionesTable {
   filas: number;
 }
 
-/** The change log (migration 0005): see changes/log.ts. */
+/** The change log (migration 0005): see resources/changeLog.ts. */
 export interface CambiosTable {
   id: Generated<number>;
   recurso: string;
   clave: number;
-  operacion: 'alta' | 'modificacion' | 'baja';
+  operacion: Operacion;
   antes: string | null;
   despues: string | null;
   campos: string;

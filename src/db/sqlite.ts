@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import type { Database, Db } from './schema.js';
 
 /**
@@ -92,36 +92,6 @@ export async function holdingSqliteWriteLock<T>(db: Db, work: () => Promise<T>):
     throw error;
   }
 }
-
-/**
- * Runs `work` in one transaction that holds the store's write lock from its start, on SQLite
- * (BEGIN IMMEDIATE): a long write such as an import then waits its turn for the lock, instead of
- * failing when another connection commits between its first read and its first write. Elsewhere
- * an ordinary transaction.
- */
-export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  if (!handles.has(db)) return db.transaction().execute(work);
-  return db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
-    heldTransactions.add(connection);
-    try {
-      const result = await work(connection);
-      await sql`commit`.execute(connection);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(connection).catch(() => {});
-      throw error;
-    } finally {
-      heldTransactions.delete(connection);
-    }
-  });
-}
-
-/** Connections writeTransaction holds in a transaction of its own (Kysely's isTransaction does not know them). */
-const heldTransactions = new WeakSet<Db>();
-
-/** Whether `db` is a transaction: Kysely's own, or writeTransaction's. */
-export const isTransaction = (db: Db): boolean => db.isTransaction || heldTransactions.has(db);
 
 /** What the SQLite file's own checks find wrong (integrity_check and foreign_key_check); undefined on PostgreSQL. */
 export function sqliteFileChecks(db: Db): { integrity: string[]; orphans: { table: string; rowid: number; parent: string }[] } | undefined {

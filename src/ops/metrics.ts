@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ErrorBody, HttpError } from '../api/errors.js';
 import { messages } from '../catalogue/messages.js';
-import { groupCommits } from '../db/groupCommit.js';
+import { groupCommits } from '../db/transaction.js';
 
 
 /** What a PostgreSQL pool (pg.Pool) tells about its connections. */
@@ -76,7 +76,7 @@ function authorized(request: FastifyRequest, expected: Buffer): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Transactions the writes shared (db/groupCommit.ts): writes over groups is the mean group size. */
+/** Transactions the writes shared (db/transaction.ts): writes over groups is the mean group size. */
 function groupCommitCounters(registry: Registry): void {
   const counters: [string, string, keyof typeof groupCommits][] = [
     ['db_write_groups_total', 'Transactions committed for the writes, each holding a group of them', 'groups'],

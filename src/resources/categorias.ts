@@ -1,4 +1,4 @@
-import { normalizeKey } from '../catalogue/keys.js';
+import { comparable } from '../catalogue/comparable.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Id, Title } from '../catalogue/fields.js';
@@ -27,7 +27,7 @@ export const categorias = defineResource({
   queries: (db) => ({
     get: (id) => db.selectFrom('categorias').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (nombre) =>
-      db.selectFrom('categorias').selectAll().where('nombre_clave', '=', normalizeKey(nombre)).executeTakeFirst(),
+      db.selectFrom('categorias').selectAll().where('nombre_clave', '=', comparable(nombre)).executeTakeFirst(),
     create: (c) =>
       insertReturning(db, 'categorias', c),
     update: (id, c) =>

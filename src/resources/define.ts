@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Nouns } from '../catalogue/messages.js';
 import type { FieldKind } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
-import { withKeys } from '../catalogue/keys.js';
+import { withComparables } from '../catalogue/comparable.js';
 import { insertManyReturning } from '../db/prepared.js';
 
 /** The explicit queries of one resource; each resource writes its own SQL. */
@@ -29,8 +29,8 @@ export interface Reference {
   byLookup?: string;
 }
 
-/** The normalized key columns (`<field>_clave`) of a table, which every write of it must fill. */
-type KeyColumns<T extends keyof Database> = Pick<Database[T], Extract<keyof Database[T], `${string}_clave`>>;
+/** The comparable columns (`<field>_clave`) of a table, which every write of it must fill. */
+type ComparableColumns<T extends keyof Database> = Pick<Database[T], Extract<keyof Database[T], `${string}_clave`>>;
 
 export interface ResourceDefinition<T extends keyof Database, K extends string, F extends TProperties, L extends TSchema, ClientKey extends boolean> {
   /** The name the interface gives it, exactly as its path spells it: `peliculas`, `Obras`. */
@@ -52,19 +52,19 @@ export interface ResourceDefinition<T extends keyof Database, K extends string, 
   location(item: Record<K, number> & Static<TObject<F>>): string;
   /** Fields that name records of other resources (the store holds them to it by foreign keys). */
   references?: Record<string, Reference>;
-  /** The fields no two records may share all of (titles and names compared by their normalized key). */
+  /** The fields no two records may share all of (titles and names compared by their comparable form). */
   unique: readonly NoInfer<K | (keyof F & string)>[];
   /**
    * What people call a record where its unique value is no name (an artist's dni): the form a
    * sheet shows first, then others an import also takes.
    */
   knownAs?: (record: Record<string, unknown>) => string[];
-  /** Its queries; what they are given to store carries every key column, filled from the text fields (see defineResource). */
+  /** Its queries; what they are given to store carries every comparable column, filled from the text fields (see defineResource). */
   queries(db: Db): Queries<
     Record<K, number> & Static<TObject<F>>,
     // A client-chosen key always comes with the record; a service-assigned one only in a restore.
-    (ClientKey extends true ? Record<K, number> & Static<TObject<F>> : Static<TObject<F>> & Partial<Record<K, number>>) & KeyColumns<T>,
-    Static<TObject<F>> & KeyColumns<T>,
+    (ClientKey extends true ? Record<K, number> & Static<TObject<F>> : Static<TObject<F>> & Partial<Record<K, number>>) & ComparableColumns<T>,
+    Static<TObject<F>> & ComparableColumns<T>,
     Static<L>
   >;
 }
@@ -95,9 +95,9 @@ export interface Resource<
   fieldNames: string[];
   /** Each field's kind, for filters and sorting. */
   kinds: Record<string, FieldKind>;
-  /** The text fields: each has a normalized key column, `<field>_clave`, that search, sorting and uniqueness compare. */
-  keyFields: string[];
-  /** The queries, given records as the API has them: the key columns are filled here. */
+  /** The text fields: each has a comparable column, `<field>_clave`, that search, sorting and uniqueness compare. */
+  textFields: string[];
+  /** The queries, given records as the API has them: the comparable columns are filled here. */
   queries(db: Db): Queries<
     Record<K, number> & Static<TObject<F>>,
     ClientKey extends true ? Record<K, number> & Static<TObject<F>> : Static<TObject<F>> & Partial<Record<K, number>>,
@@ -141,17 +141,17 @@ export function defineResource<T extends keyof Database, K extends string, F ext
   const update = Type.Object({ ...def.fields, [key.name]: Type.Optional(key.schema) });
   const names = Object.keys(item.properties);
   const kinds = fieldKinds(item);
-  const keyFields = Object.keys(def.fields).filter((name) => kinds[name]?.type === 'text');
-  // The one place key columns are made: KeyColumns<T> are the `<field>_clave` of these text fields (test/db/schema.test.ts holds the two together).
-  const keyed = <R extends object>(row: R) => withKeys(row as Record<string, unknown>, keyFields) as R & KeyColumns<T>;
+  const textFields = Object.keys(def.fields).filter((name) => kinds[name]?.type === 'text');
+  // The one place comparable columns are made: ComparableColumns<T> are the `<field>_clave` of these text fields (test/db/schema.test.ts holds the two together).
+  const withForms = <R extends object>(row: R) => withComparables(row as Record<string, unknown>, textFields) as R & ComparableColumns<T>;
   const uniqueValue = (record: Record<string, unknown>) => def.unique.map((field) => String(record[field])).join(', ');
   return {
     ...def,
     queries: (db) => {
       const queries = def.queries(db);
-      return { ...queries, create: (input) => queries.create(keyed(input)), update: (id, fields) => queries.update(id, keyed(fields)) };
+      return { ...queries, create: (input) => queries.create(withForms(input)), update: (id, fields) => queries.update(id, withForms(fields)) };
     },
-    createMany: (db, inputs) => insertManyReturning(db, def.table, inputs.map((input) => keyed(input) as Insertable<Database[T]>)),
+    createMany: (db, inputs) => insertManyReturning(db, def.table, inputs.map((input) => withForms(input) as Insertable<Database[T]>)),
     path: `/${def.name}`,
     schemas: {
       item,
@@ -162,7 +162,7 @@ export function defineResource<T extends keyof Database, K extends string, F ext
     },
     fieldNames: Object.keys(def.fields),
     kinds,
-    keyFields,
+    textFields,
     representation: (record) => JSON.stringify(Object.fromEntries(names.map((name) => [name, record[name]]))),
     uniqueValue,
     shownAs: (record) => def.knownAs?.(record)[0] ?? uniqueValue(record),

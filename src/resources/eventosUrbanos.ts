@@ -1,4 +1,4 @@
-import { normalizeKey } from '../catalogue/keys.js';
+import { comparable } from '../catalogue/comparable.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Fecha, Id, LongText, ShortText, Title } from '../catalogue/fields.js';
@@ -27,7 +27,7 @@ export const eventosUrbanos = defineResource({
   queries: (db) => ({
     get: (id) => db.selectFrom('eventos_urbanos').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
-      db.selectFrom('eventos_urbanos').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
+      db.selectFrom('eventos_urbanos').selectAll().where('titulo_clave', '=', comparable(titulo)).executeTakeFirst(),
     create: (e) =>
       insertReturning(db, 'eventos_urbanos', e),
     update: (id, e) =>

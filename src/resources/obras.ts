@@ -1,4 +1,4 @@
-import { normalizeKey } from '../catalogue/keys.js';
+import { comparable } from '../catalogue/comparable.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
@@ -27,7 +27,7 @@ export const obras = defineResource({
   queries: (db) => ({
     get: (id) => db.selectFrom('obras').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
-      db.selectFrom('obras').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
+      db.selectFrom('obras').selectAll().where('titulo_clave', '=', comparable(titulo)).executeTakeFirst(),
     create: (o) =>
       insertReturning(db, 'obras', o),
     update: (id, o) =>

@@ -1,4 +1,4 @@
-import { normalizeKey } from '../catalogue/keys.js';
+import { comparable } from '../catalogue/comparable.js';
 import { insertReturning, updateReturning } from '../db/prepared.js';
 import { defineResource } from './define.js';
 import { Duracion, Id, LongText, Title } from '../catalogue/fields.js';
@@ -28,7 +28,7 @@ export const peliculas = defineResource({
   queries: (db) => ({
     get: (id) => db.selectFrom('peliculas').selectAll().where('id', '=', id).executeTakeFirst(),
     find: (titulo) =>
-      db.selectFrom('peliculas').selectAll().where('titulo_clave', '=', normalizeKey(titulo)).executeTakeFirst(),
+      db.selectFrom('peliculas').selectAll().where('titulo_clave', '=', comparable(titulo)).executeTakeFirst(),
     create: (p) =>
       insertReturning(db, 'peliculas', p),
     update: (id, p) =>

@@ -2,11 +2,10 @@ import { messages } from '../catalogue/messages.js';
 import { invalid, notFound } from '../catalogue/refusal.js';
 import { lockRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
-import { committed, inSavepoint } from '../db/groupCommit.js';
-import { isTransaction } from '../db/sqlite.js';
 import type { Db } from '../db/schema.js';
-import { recordChange, type ChangeContext } from '../changes/log.js';
+import { inSavepoint, inTransaction } from '../db/transaction.js';
 import { dependentsOf } from './cascade.js';
+import { recordChange, type ChangeContext } from './changeLog.js';
 import type { AnyResource } from './define.js';
 import { participaciones } from './participaciones.js';
 
@@ -15,7 +14,7 @@ import { participaciones } from './participaciones.js';
  * tests): each takes the database, or a transaction, first. The store's own integrity refusals
  * (unique keys, references, checks) become the contract's Spanish sentences here, as Refusals.
  * Caches need no telling: the store counts its own writes (see cache/versions.ts). Every write
- * stores its changes in the change log in its own transaction (changes/log.ts), with `context`:
+ * stores its changes in the change log in its own transaction (changeLog.ts), with `context`:
  * who wrote, and for an undo, what it undoes.
  */
 
@@ -119,14 +118,6 @@ export function found<T>(resource: AnyResource, key: number, record: T | undefin
   return record;
 }
 
-/**
- * Runs `work` in `db`'s transaction when it is one, else in one it may share with the writes that
- * arrive with it (db/groupCommit.ts): either way it settles once its changes are committed.
- */
-export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return isTransaction(db) ? work(db) : committed(db, work);
-}
-
 /** Runs `write` in a transaction holding the record, after `precondition` accepted it as it stands. */
 function inTransactionOn<T>(
   db: Db,
@@ -155,7 +146,7 @@ class RefusedRow extends Error {
  * Runs a write in transaction `trx`, turning the store's integrity refusals into the contract's
  * sentences, which name the values of `body`, or of the row a RefusedRow carries. What a missing
  * reference names is asked in the same transaction, as the store stood before the write: the
- * writes committed with it (db/groupCommit.ts) cannot change the answer.
+ * writes committed with it (group commit, db/transaction.ts) cannot change the answer.
  */
 async function guarded<T>(
   trx: Db, resource: AnyResource, body: Row, write: () => Promise<T>,

@@ -1,5 +1,5 @@
 import { Migrator, sql } from 'kysely';
-import { normalizeKey } from '../catalogue/keys.js';
+import { comparable } from '../catalogue/comparable.js';
 import { countRows } from '../db/bulk.js';
 import { sqliteFileChecks } from '../db/sqlite.js';
 import { migrationProvider } from '../db/migrate.js';
@@ -90,7 +90,7 @@ export async function checkStore(db: Db): Promise<CheckReport> {
         for (const row of rows) {
           for (const [field, value] of Object.entries(row)) {
             const stored = row[`${field}_clave`];
-            if (typeof value === 'string' && stored !== undefined && stored !== normalizeKey(value)) wrong.push(`${resource.name} ${String(row[resource.key.name])}: ${field}_clave does not match ${field}`);
+            if (typeof value === 'string' && stored !== undefined && stored !== comparable(value)) wrong.push(`${resource.name} ${String(row[resource.key.name])}: ${field}_clave does not match ${field}`);
           }
         }
       }

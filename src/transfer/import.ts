@@ -1,17 +1,16 @@
 import { fieldLabels, valueLabels } from '../catalogue/labels.js';
 import { messages } from '../catalogue/messages.js';
-import { normalizeKey } from '../catalogue/keys.js';
+import { comparable } from '../catalogue/comparable.js';
 import { Refusal, type Problem } from '../catalogue/refusal.js';
 import { validated } from '../catalogue/validation.js';
 import { moveSequencePastKeys } from '../db/dialect.js';
 import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
-import { writeTransaction } from '../db/sqlite.js';
 import type { AnyResource } from '../resources/define.js';
 import { violationOf } from '../db/errors.js';
-import { inSavepoint } from '../db/groupCommit.js';
+import { inSavepoint, writeTransaction } from '../db/transaction.js';
 import { changesNothing, createRecord, recordCreated, replaceRecord } from '../resources/writes.js';
-import { ChangeBatch, type ChangeContext, type Quien } from '../changes/log.js';
+import { ChangeBatch, type ChangeContext, type Quien } from '../resources/changeLog.js';
 import { namesOf } from './read/table.js';
 import type { Incoming, Place, Read } from './read/types.js';
 
@@ -206,8 +205,8 @@ class Importer {
       if (!target) continue; // validation names the tipo_evento at fault
       const known = this.known.get(target) ?? (await this.knownOf(target));
       const named = typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-      const key = named === undefined ? undefined : (known.byUnique.get(normalizeKey(named)) ?? known.formerly.get(normalizeKey(named)));
-      const called = named === undefined || key !== undefined ? [] : [...(known.byName?.get(normalizeKey(named)) ?? [])];
+      const key = named === undefined ? undefined : (known.byUnique.get(comparable(named)) ?? known.formerly.get(comparable(named)));
+      const called = named === undefined || key !== undefined ? [] : [...(known.byName?.get(comparable(named)) ?? [])];
       if (key !== undefined || called.length === 1) {
         record[field] = key ?? called[0]?.[0];
         continue;
@@ -291,8 +290,8 @@ class Importer {
     if (!known.byName) return;
     const withKey = { ...record, [known.resource.key.name]: key };
     for (const name of known.resource.knownAs?.(withKey) ?? []) {
-      const called = known.byName.get(normalizeKey(name)) ?? new Map<number, string>();
-      known.byName.set(normalizeKey(name), called.set(key, known.resource.shownAs(withKey)));
+      const called = known.byName.get(comparable(name)) ?? new Map<number, string>();
+      known.byName.set(comparable(name), called.set(key, known.resource.shownAs(withKey)));
     }
   }
 
@@ -304,7 +303,7 @@ class Importer {
       known.byUnique.delete(unique);
       known.formerly.set(unique, key);
     }
-    for (const name of known.byName ? (known.resource.knownAs?.(record) ?? []) : []) known.byName?.get(normalizeKey(name))?.delete(key);
+    for (const name of known.byName ? (known.resource.knownAs?.(record) ?? []) : []) known.byName?.get(comparable(name))?.delete(key);
   }
 
   /**
@@ -371,7 +370,7 @@ class Importer {
 /** A coded value given as its label (`Película`), as the code the API takes (`pelicula`); anything else as it is. */
 function codedValue(field: string, value: string): string {
   const labels = Object.entries((valueLabels as Record<string, Record<string, string>>)[field] ?? {});
-  return labels.find(([, label]) => normalizeKey(label) === normalizeKey(value))?.[0] ?? value;
+  return labels.find(([, label]) => comparable(label) === comparable(value))?.[0] ?? value;
 }
 
 /**
@@ -381,7 +380,7 @@ function codedValue(field: string, value: string): string {
 function keptLineEndings(resource: AnyResource, stored: Record<string, unknown> | undefined, value: Record<string, unknown>): Record<string, unknown> {
   if (!stored) return value;
   const lines = (text: string) => text.replace(/\r\n?/g, '\n');
-  const kept = resource.keyFields.filter((field) => {
+  const kept = resource.textFields.filter((field) => {
     const [given, current] = [value[field], stored[field]];
     return typeof given === 'string' && typeof current === 'string' && given !== current && lines(given) === lines(current);
   });
@@ -396,9 +395,9 @@ function standIn(known: Known, unique: string): number {
   return known.byUnique.get(unique) ?? known.highest + 1;
 }
 
-/** Records with the same one cannot both be stored: the normalized form of what "Ya existe…" names. */
+/** Records with the same one cannot both be stored: the comparable form of what "Ya existe…" names. */
 function uniqueKeyOf(resource: AnyResource, record: Record<string, unknown>): string {
-  return normalizeKey(resource.uniqueValue(record));
+  return comparable(resource.uniqueValue(record));
 }
 
 /** The field a duplicate is reported on: the title, name or dni (none for a participation's three). */

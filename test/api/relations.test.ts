@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { KyselyPlugin } from 'kysely';
-import { normalizeKey } from '../../src/catalogue/keys.js';
+import { comparable } from '../../src/catalogue/comparable.js';
 import type { TipoEvento } from '../../src/catalogue/fields.js';
 import type { Db } from '../../src/db/schema.js';
 import { artistas } from '../../src/resources/artistas.js';
@@ -321,21 +321,21 @@ describe('relation loaders: a bounded number of statements whatever the row coun
   // Rows written straight into the store; every test writes its own.
   const insertCategoria = () => {
     const nombre = `Categoría ${++n}`;
-    return db.insertInto('categorias').values({ nombre, nombre_clave: normalizeKey(nombre) }).returningAll().executeTakeFirstOrThrow();
+    return db.insertInto('categorias').values({ nombre, nombre_clave: comparable(nombre) }).returningAll().executeTakeFirstOrThrow();
   };
   const insertItem = async (tipo: TipoEvento): Promise<number> => {
     const categoria_id = (await insertCategoria()).id;
     const titulo = `Título ${++n}`;
     if (tipo === 'pelicula') {
-      const row = { titulo, titulo_clave: normalizeKey(titulo), sipnosis: 'Una historia.', sipnosis_clave: 'una historia.', duracion: 100, categoria_id };
+      const row = { titulo, titulo_clave: comparable(titulo), sipnosis: 'Una historia.', sipnosis_clave: 'una historia.', duracion: 100, categoria_id };
       return (await db.insertInto('peliculas').values(row).returning('id').executeTakeFirstOrThrow()).id;
     }
     if (tipo === 'obra') {
-      const row = { titulo, titulo_clave: normalizeKey(titulo), descripcion: 'Una obra.', descripcion_clave: 'una obra.', duracion: 90, categoria_id };
+      const row = { titulo, titulo_clave: comparable(titulo), descripcion: 'Una obra.', descripcion_clave: 'una obra.', duracion: 90, categoria_id };
       return (await db.insertInto('obras').values(row).returning('id').executeTakeFirstOrThrow()).id;
     }
     const row = {
-      titulo, titulo_clave: normalizeKey(titulo), descripcion: 'Un evento.', descripcion_clave: 'un evento.',
+      titulo, titulo_clave: comparable(titulo), descripcion: 'Un evento.', descripcion_clave: 'un evento.',
       fecha: '2025-10-10T00:00:00.000+00:00', lugar: 'Plaza Mayor', lugar_clave: 'plaza mayor', categoria_id,
     };
     return (await db.insertInto('eventos_urbanos').values(row).returning('id').executeTakeFirstOrThrow()).id;

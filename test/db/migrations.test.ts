@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Migrator, sql } from 'kysely';
 import { openDatabase } from '../../src/db/connect.js';
-import { normalizeKey } from '../../src/catalogue/keys.js';
+import { comparable } from '../../src/catalogue/comparable.js';
 import { migrateToLatest, migrationNames } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/schema.js';
 import { freshStore, type TestStore } from '../stores.js';
 
 // Migration 0002 adds a `<field>_clave` column for every text field that had none, and fills it
-// for the rows already there, with the same normalizeKey every later write uses.
+// for the rows already there, with the same comparable every later write uses.
 
 type Row = Record<string, unknown>;
 
@@ -45,17 +45,17 @@ describe('migration 0002_text_keys', () => {
     await store.drop();
   });
 
-  it('when a store at 0001 already holds rows, then migrating to the latest fills every <field>_clave with normalizeKey(field)', async () => {
+  it('when a store at 0001 already holds rows, then migrating to the latest fills every <field>_clave with comparable(field)', async () => {
     await migrateToFirst(db);
     // Written as 0001 knew the tables: only the unique titles and names had a key column then.
     const texts = ['  La Canción  ', 'ÁRBOL de Navidad', 'Straße Ñandú', 'Çà et là', 'ﬁn'];
     for (const [i, text] of texts.entries()) {
       const nombre = `Categoría ${i}`;
-      const { id } = (await sql<{ id: number }>`insert into categorias (nombre, nombre_clave) values (${nombre}, ${normalizeKey(nombre)}) returning id`.execute(db)).rows[0] ?? { id: 0 };
+      const { id } = (await sql<{ id: number }>`insert into categorias (nombre, nombre_clave) values (${nombre}, ${comparable(nombre)}) returning id`.execute(db)).rows[0] ?? { id: 0 };
       const titulo = `${text} ${i}`;
-      await sql`insert into peliculas (titulo, titulo_clave, sipnosis, duracion, categoria_id) values (${titulo}, ${normalizeKey(titulo)}, ${`Sinopsis: ${text}`}, 100, ${id})`.execute(db);
-      await sql`insert into obras (titulo, titulo_clave, descripcion, duracion, categoria_id) values (${titulo}, ${normalizeKey(titulo)}, ${`Obra: ${text}`}, 90, ${id})`.execute(db);
-      await sql`insert into eventos_urbanos (titulo, titulo_clave, descripcion, fecha, lugar, categoria_id) values (${titulo}, ${normalizeKey(titulo)}, ${`Evento: ${text}`}, ${'2025-10-10T00:00:00.000+00:00'}, ${`Plaza ${text}`}, ${id})`.execute(db);
+      await sql`insert into peliculas (titulo, titulo_clave, sipnosis, duracion, categoria_id) values (${titulo}, ${comparable(titulo)}, ${`Sinopsis: ${text}`}, 100, ${id})`.execute(db);
+      await sql`insert into obras (titulo, titulo_clave, descripcion, duracion, categoria_id) values (${titulo}, ${comparable(titulo)}, ${`Obra: ${text}`}, 90, ${id})`.execute(db);
+      await sql`insert into eventos_urbanos (titulo, titulo_clave, descripcion, fecha, lugar, categoria_id) values (${titulo}, ${comparable(titulo)}, ${`Evento: ${text}`}, ${'2025-10-10T00:00:00.000+00:00'}, ${`Plaza ${text}`}, ${id})`.execute(db);
       await sql`insert into artistas (dni, nombre, apellido, tipo, descripcion) values (${30000000 + i}, ${text}, ${`Pérez ${text}`}, ${`ACTRIZ ${text}`}, ${`Descripción ${text}`})`.execute(db);
     }
     for (const table of ['peliculas', 'obras', 'eventos_urbanos', 'artistas'] as const) {
@@ -72,11 +72,11 @@ describe('migration 0002_text_keys', () => {
         const keyColumns = Object.keys(row).filter((c) => c.endsWith('_clave')).sort();
         assert.deepEqual(keyColumns, fields.map((f) => `${f}_clave`).sort(), `${table}: one key column per text field`);
         for (const field of fields) {
-          assert.equal(row[`${field}_clave`], normalizeKey(String(row[field])), `${table}.${field}_clave for ${JSON.stringify(row[field])}`);
+          assert.equal(row[`${field}_clave`], comparable(String(row[field])), `${table}.${field}_clave for ${JSON.stringify(row[field])}`);
         }
       }
     }
-    // Spot checks against literal keys, so a change to normalizeKey cannot hide a wrong backfill.
+    // Spot checks against literal keys, so a change to comparable cannot hide a wrong backfill.
     const [artista] = (await sql<Row>`select * from artistas where dni = ${30000000}`.execute(db)).rows;
     assert.deepEqual(
       [artista?.nombre_clave, artista?.apellido_clave, artista?.tipo_clave, artista?.descripcion_clave],

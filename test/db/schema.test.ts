@@ -5,7 +5,7 @@ import { openDatabase } from '../../src/db/connect.js';
 import { violationOf, type Violation } from '../../src/db/errors.js';
 import { migrateToLatest, migrationNames, migrationProvider } from '../../src/db/migrate.js';
 import { checkStore } from '../../src/transfer/check.js';
-import { normalizeKey } from '../../src/catalogue/keys.js';
+import { comparable } from '../../src/catalogue/comparable.js';
 import type { TipoEvento } from '../../src/catalogue/fields.js';
 import type { Db } from '../../src/db/schema.js';
 import { backend, freshStore, migratedStore, type MigratedStore, type TestStore } from '../stores.js';
@@ -313,7 +313,7 @@ describe(`migrations (${backend})`, () => {
       const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo('0005_change_log');
       assert.equal(error, undefined);
       // Keys as the service writes them, which check verifies.
-      const categoria = (nombre: string) => insertCategoria(db, { nombre, nombre_clave: normalizeKey(nombre) });
+      const categoria = (nombre: string) => insertCategoria(db, { nombre, nombre_clave: comparable(nombre) });
       for (const nombre of ['Drama', 'Comedia', 'Música']) await categoria(nombre);
       const before = await table();
       assert.equal(before.filas, 3);

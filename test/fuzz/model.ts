@@ -1,5 +1,5 @@
 import { canonicalFecha } from '../../src/catalogue/fecha.js';
-import { normalizeKey } from '../../src/catalogue/keys.js';
+import { comparable } from '../../src/catalogue/comparable.js';
 import type { Field, ResourceSpec } from './api.js';
 
 /**
@@ -134,10 +134,10 @@ export class Catalogue {
     return all.length === 0 ? undefined : all[n % all.length];
   }
 
-  /** The record a lookup value finds: by normalized text, by key, or the lowest key of a kind. */
+  /** The record a lookup value finds: by comparable text, by key, or the lowest key of a kind. */
   find(spec: ResourceSpec, value: string | number): Json | undefined {
     const all = this.records(spec.path);
-    if (spec.lookup.kind === 'text') return all.find((r) => normalizeKey(String(r[spec.lookup.name])) === normalizeKey(String(value)));
+    if (spec.lookup.kind === 'text') return all.find((r) => comparable(String(r[spec.lookup.name])) === comparable(String(value)));
     return all.find((r) => r[spec.lookup.name] === value);
   }
 
@@ -149,7 +149,7 @@ export class Catalogue {
     }
     const unique = UNIQUE[spec.path];
     if (unique) {
-      const same = (a: Json, b: Json) => unique.every((f) => comparable(a[f]) === comparable(b[f]));
+      const same = (a: Json, b: Json) => unique.every((f) => comparableValue(a[f]) === comparableValue(b[f]));
       if ([...this.table(spec.path).entries()].some(([k, other]) => k !== key && same(other, record))) return true;
     }
     return spec.clientKey && key === undefined && this.get(spec.path, Number(record[spec.key.name])) !== undefined;
@@ -201,4 +201,4 @@ export function deletionOrder(paths: string[]): string[] {
   return order;
 }
 
-const comparable = (value: unknown) => (typeof value === 'string' ? normalizeKey(value) : value);
+const comparableValue = (value: unknown) => (typeof value === 'string' ? comparable(value) : value);

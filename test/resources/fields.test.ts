@@ -790,7 +790,7 @@ describe('field rules', () => {
       assert.equal(await stored(app, s, 999), undefined);
     });
 
-    it('when a movie is created with its internal key column in the body, then it is ignored and the lookup still works', async () => {
+    it('when a movie is created with its internal comparable column in the body, then it is ignored and the lookup still works', async () => {
       const s = scenario('movie');
       const body: Json = { ...(await s.body(app)), titulo_clave: 'otra cosa' };
       const res = await send(app, 'POST', '/peliculas', body);

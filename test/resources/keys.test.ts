@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { normalizeKey } from '../../src/catalogue/keys.js';
+import { comparable } from '../../src/catalogue/comparable.js';
 import {
   artistaBody,
   assertError,
@@ -184,7 +184,7 @@ describe('keys, lookups and uniqueness', () => {
         });
         const after = await list(app, k.path);
         assert.deepEqual(after.find((r) => r.id === id), renamed);
-        assert.equal(after.filter((r) => normalizeKey(String(r[k.field])) === normalizeKey(taken)).length, 1);
+        assert.equal(after.filter((r) => comparable(String(r[k.field])) === comparable(taken)).length, 1);
       });
 
       it(`when a ${k.what} is renamed to its own ${k.field} in other case and accents, then it is a 200 and the new spelling is stored`, async () => {
@@ -216,7 +216,7 @@ describe('keys, lookups and uniqueness', () => {
         });
         const after = await list(app, k.path);
         assert.equal(after.length, before.length + 1);
-        assert.equal(after.filter((r) => normalizeKey(String(r[k.field])) === normalizeKey(base)).length, 1);
+        assert.equal(after.filter((r) => comparable(String(r[k.field])) === comparable(base)).length, 1);
         const read = await lookup(app, k, base);
         assert.equal(read.statusCode, 200, read.body);
         assert.deepEqual(read.json(), created[0]?.json());
@@ -397,7 +397,7 @@ describe('keys, lookups and uniqueness', () => {
     });
   });
 
-  describe('normalizeKey', () => {
+  describe('comparable', () => {
     const same: [string, string][] = [
       ['La Canción', 'la cancion '],
       ['  LA CANCIÓN  ', 'la canción'],
@@ -408,22 +408,22 @@ describe('keys, lookups and uniqueness', () => {
       ['ﬁesta', 'FIESTA'],
     ];
     for (const [a, b] of same) {
-      it(`when '${a}' and '${b}' are normalized, then they share a key`, () => {
-        assert.equal(normalizeKey(a), normalizeKey(b));
+      it(`when '${a}' and '${b}' are made comparable, then they are the same`, () => {
+        assert.equal(comparable(a), comparable(b));
       });
     }
 
-    it("when 'La Canción ' is normalized, then the key is 'la cancion'", () => {
-      assert.equal(normalizeKey('La Canción '), 'la cancion');
+    it("when 'La Canción ' is made comparable, then it is 'la cancion'", () => {
+      assert.equal(comparable('La Canción '), 'la cancion');
     });
 
-    it("when 'Straße' is normalized, then the key is 'strasse'", () => {
-      assert.equal(normalizeKey('Straße'), 'strasse');
+    it("when 'Straße' is made comparable, then it is 'strasse'", () => {
+      assert.equal(comparable('Straße'), 'strasse');
     });
 
-    it('when two titles differ in letters, then their keys differ', () => {
-      assert.notEqual(normalizeKey('Roma'), normalizeKey('Ramo'));
-      assert.notEqual(normalizeKey('La Canción'), normalizeKey('La Cancion 2'));
+    it('when two titles differ in letters, then their comparable forms differ', () => {
+      assert.notEqual(comparable('Roma'), comparable('Ramo'));
+      assert.notEqual(comparable('La Canción'), comparable('La Cancion 2'));
     });
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { normalizeKey } from '../../src/catalogue/keys.js';
+import { comparable } from '../../src/catalogue/comparable.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { backupStore } from '../../src/transfer/backup.js';
 import { startService } from '../service.js';
@@ -45,7 +45,7 @@ it('when a backup is taken while the service writes, and another connection comm
     await backupStore(db, copy, (done, total) => {
       if (midway) return;
       midway = { done, total };
-      insert.run('Durante la copia', normalizeKey('Durante la copia'));
+      insert.run('Durante la copia', comparable('Durante la copia'));
     });
     writing = false;
     await load;

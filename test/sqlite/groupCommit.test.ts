@@ -3,14 +3,14 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { Refusal } from '../../src/catalogue/refusal.js';
-import { groupCommits } from '../../src/db/groupCommit.js';
+import { groupCommits } from '../../src/db/transaction.js';
 import type { Db } from '../../src/db/schema.js';
 import { artistas, categorias, participaciones, peliculas } from '../../src/resources/index.js';
 import { createRecord, patchRecord, removeRecord, type Precondition } from '../../src/resources/writes.js';
 import { seedFor } from '../random.js';
 import { backend, migratedStore, type MigratedStore } from '../stores.js';
 
-// Group commit (src/db/groupCommit.ts) runs writes that arrive together in one transaction, each in
+// Group commit (src/db/transaction.ts, its queue in groupCommit.ts) runs writes that arrive together in one transaction, each in
 // a savepoint; SQLite only (on PostgreSQL each write has a transaction of its own). The property: a group of writes, some of them refused, gets exactly the answers the
 // same writes get one after the other, each alone, and leaves the same store and the same change log.
 

@@ -6,7 +6,7 @@ import { resources } from '../../resources/index.js';
 import { readCsv } from './csv.js';
 import { readDocument, readNdjson } from './json.js';
 import { readOds } from './ods.js';
-import { resourceNamed } from './table.js';
+import { resourceOfTable } from './table.js';
 import { BATCH, UnreadableInput, type Incoming, type ReadOptions, type SpreadsheetFile } from './types.js';
 import { readXlsx } from './xlsx.js';
 
@@ -93,5 +93,5 @@ function spreadsheetsIn(folder: string): string[] {
 
 /** The resource a CSV file is named after: `peliculas.csv`, `Películas.csv`. */
 function csvResource(file: string): AnyResource | undefined {
-  return resourceNamed(basename(file, extname(file)));
+  return resourceOfTable(basename(file, extname(file)));
 }

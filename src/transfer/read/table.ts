@@ -1,5 +1,5 @@
 import { fieldLabels, labelsOfResource } from '../../catalogue/labels.js';
-import { normalizeKey } from '../../catalogue/keys.js';
+import { comparable } from '../../catalogue/comparable.js';
 import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
 import { resources } from '../../resources/index.js';
@@ -12,7 +12,7 @@ import { cellValue } from './values.js';
  * other, each by readTable. A sheet that holds something and names no resource is a problem.
  */
 export function readSheets(file: string, sheets: Sheet[]): Incoming[] {
-  const named = sheets.map((s) => ({ ...s, resource: resourceNamed(s.name) }));
+  const named = sheets.map((s) => ({ ...s, resource: resourceOfTable(s.name) }));
   const items: Incoming[] = named
     .filter((s) => !s.resource && s.rows.some((row) => !row.cells.every(isEmpty)))
     .map((s) => ({ problem: messages.spreadsheet.unknownSheet(s.name, resources.map((r) => `${labelsOfResource(r.name)[1]} (${r.name})`)), place: { file, sheet: s.name } }));
@@ -100,7 +100,7 @@ function missingColumns(resource: AnyResource, given: string[]): string[] {
 }
 
 /** A header compared as people write it: no case, accents, spaces, or what follows a parenthesis. */
-const headerKey = (text: string) => normalizeKey(text.replace(/\(.*$/, '')).replace(/[\s_.:]/g, '');
+const comparableHeader = (text: string) => comparable(text.replace(/\(.*$/, '')).replace(/[\s_.:]/g, '');
 
 /** The names a record of `resource` may hold: its key, its fields, and its references' lookup aliases. */
 export function namesOf(resource: AnyResource): string[] {
@@ -119,16 +119,16 @@ export function labelsOf(resource: AnyResource): Record<string, string> {
 
 /** The field a header names, by its name or its label; undefined when it names none. */
 function fieldNamed(resource: AnyResource, header: string): string | undefined {
-  const key = headerKey(header);
-  const byName = namesOf(resource).find((name) => headerKey(name) === key);
+  const wanted = comparableHeader(header);
+  const byName = namesOf(resource).find((name) => comparableHeader(name) === wanted);
   if (byName) return byName;
   // The label of a reference names its lookup alias: "Categoría" holds the category's name.
-  const byLabel = Object.entries(labelsOf(resource)).filter(([, label]) => headerKey(label) === key).map(([field]) => field);
+  const byLabel = Object.entries(labelsOf(resource)).filter(([, label]) => comparableHeader(label) === wanted).map(([field]) => field);
   return byLabel.find((field) => !(field in (resource.references ?? {}))) ?? byLabel[0];
 }
 
 /** The resource a CSV file or a workbook's sheet is named after: its path name or its Spanish label. */
-export function resourceNamed(name: string): AnyResource | undefined {
-  const key = headerKey(name);
-  return resources.find((r) => headerKey(r.name) === key || labelsOfResource(r.name).some((label) => headerKey(label) === key));
+export function resourceOfTable(name: string): AnyResource | undefined {
+  const wanted = comparableHeader(name);
+  return resources.find((r) => comparableHeader(r.name) === wanted || labelsOfResource(r.name).some((label) => comparableHeader(label) === wanted));
 }

@@ -1,11 +1,16 @@
-import { normalizeKey } from '../catalogue/keys.js';
-import { insertReturningKey } from '../db/prepared.js';
 import { CompiledQuery } from 'kysely';
+import { comparable } from '../catalogue/comparable.js';
+import type { Operacion } from '../catalogue/fields.js';
 import { dialectOf } from '../db/dialect.js';
+import { insertReturningKey } from '../db/prepared.js';
 import type { CambiosTable, Db } from '../db/schema.js';
-import type { AnyResource } from '../resources/define.js';
+import type { AnyResource } from './define.js';
 
-export type Operacion = 'alta' | 'modificacion' | 'baja';
+/**
+ * The change log's recorder: every write of a record (writes.ts) stores its change here, in the
+ * write's own transaction. Reading the log, undo, retention and the live feed are in changes/.
+ */
+
 
 /** Who writes: the write key's name, the command line's --quien, or null when writes need no key. */
 export type Quien = string | null;
@@ -89,7 +94,7 @@ export async function recordChange(
       despues,
       campos: campos ? JSON.stringify(campos) : allFieldsOf(resource),
       quien: context.quien,
-      quien_clave: keyOf(context.quien),
+      quien_clave: comparableQuien(context.quien),
       cuando: new Date().toISOString().replace('Z', '+00:00'),
       causa: context.causa ?? null,
       deshace: context.deshace ?? null,
@@ -112,12 +117,12 @@ function allFieldsOf(resource: AnyResource): string {
   return text;
 }
 
-/** `quien_clave`: the normalized `quien`, the last one kept (one import or request writes many changes with one). */
-let lastQuien: { quien: string; clave: string } | undefined;
-function keyOf(quien: Quien): string | null {
+/** `quien_clave`: the comparable form of `quien`, the last one kept (one import or request writes many changes with one). */
+let lastQuien: { quien: string; comparable: string } | undefined;
+function comparableQuien(quien: Quien): string | null {
   if (quien === null) return null;
-  if (lastQuien?.quien !== quien) lastQuien = { quien, clave: normalizeKey(quien) };
-  return lastQuien.clave;
+  if (lastQuien?.quien !== quien) lastQuien = { quien, comparable: comparable(quien) };
+  return lastQuien.comparable;
 }
 
 /** The fields whose value differs, in the resource's order (the key first); all of them for a creation or a deletion. */

@@ -1,0 +1,168 @@
+import { CompiledQuery, sql } from 'kysely';
+import { dialectOf } from './dialect.js';
+import { isStoreUnavailable } from './errors.js';
+import { groupCommitQueue, type Pending, type Write } from './groupCommit.js';
+import type { Db } from './schema.js';
+
+/**
+ * Transactions, on both backends: the one place that starts one, tells whether `db` is one, and
+ * runs a savepoint; and a write's path to its commit (inTransaction). On PostgreSQL each write has
+ * a transaction of its own, over the pool's connections at once, and the server shares one WAL
+ * flush among the transactions that commit together (writes on different connections bump
+ * different rows of `versiones`, migration 0006, so they do commit together). On SQLite, writes
+ * that arrive together share one transaction, each in a savepoint of its own (group commit: its
+ * queue is groupCommit.ts); one commit then does for the whole group what it did for each write:
+ * SQLite appends each changed page to its WAL once. Grouping on PostgreSQL (one connection, a
+ * round trip per statement) answered fewer writes at fsync=on (docs/performance.md).
+ */
+
+/**
+ * Runs `write` in `db`'s transaction when it is one, else in one of its own (PostgreSQL) or one it
+ * may share with the writes that arrive with it (SQLite): either way it settles once its changes
+ * are committed.
+ */
+export function inTransaction<T>(db: Db, write: Write<T>): Promise<T> {
+  if (isTransaction(db)) return write(db);
+  if (dialectOf(db) === 'postgres') {
+    return alone(db, write).then((result) => {
+      counted(1);
+      return result;
+    });
+  }
+  let queue = queues.get(db);
+  if (!queue) {
+    queue = groupCommitQueue((group) => commitGroup(db, group));
+    queues.set(db, queue);
+  }
+  return queue(write);
+}
+
+/** Each SQLite store's group commit queue. */
+const queues = new WeakMap<Db, <T>(write: Write<T>) => Promise<T>>();
+
+/**
+ * Runs `work` in one transaction that holds the store's write lock from its start, on SQLite
+ * (BEGIN IMMEDIATE): a long write such as an import then waits its turn for the lock, instead of
+ * failing when another connection commits between its first read and its first write. Elsewhere
+ * an ordinary transaction.
+ */
+export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === 'postgres') return db.transaction().execute(work);
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    heldTransactions.add(connection);
+    try {
+      const result = await work(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => {});
+      throw error;
+    } finally {
+      heldTransactions.delete(connection);
+    }
+  });
+}
+
+/** Connections writeTransaction holds in a transaction of its own (Kysely's isTransaction does not know them). */
+const heldTransactions = new WeakSet<Db>();
+
+/** Whether `db` is a transaction: Kysely's own, or writeTransaction's. */
+export const isTransaction = (db: Db): boolean => db.isTransaction || heldTransactions.has(db);
+
+// Savepoints nest under one name: a release or rollback names the innermost.
+const SAVEPOINT = CompiledQuery.raw('savepoint cartelera');
+const RELEASE = CompiledQuery.raw('release savepoint cartelera');
+const ROLLBACK = CompiledQuery.raw('rollback to savepoint cartelera');
+
+/**
+ * Runs `work` in a savepoint of transaction `trx`: a statement the store refuses rolls back `work`
+ * alone, and leaves the transaction usable (on PostgreSQL, a failed statement fails the whole
+ * transaction otherwise), to go on or to say why, as the store stood before `work`.
+ */
+export async function inSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T> {
+  await trx.executeQuery(SAVEPOINT);
+  try {
+    const result = await work();
+    await trx.executeQuery(RELEASE);
+    return result;
+  } catch (error) {
+    await trx.executeQuery(ROLLBACK);
+    await trx.executeQuery(RELEASE);
+    throw error;
+  }
+}
+
+/** What this process committed so far: the transactions of writes, and the writes they held (on /metrics). */
+export const groupCommits = { groups: 0, writes: 0 };
+
+function counted(writes: number): void {
+  groupCommits.groups++;
+  groupCommits.writes += writes;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Commits a group of SQLite's queue: one transaction, each write in a savepoint of its own. A
+ * refused write rolls back its own savepoint and refuses only itself; the writes before and after
+ * it are stored as they would be alone, in their order of arrival. Nothing is answered, and
+ * nothing is visible to a read, before the commit. If the transaction fails as a whole (its
+ * commit, a lost connection, a lock not granted), each write runs again alone, so that each gets
+ * the answer it would get alone.
+ */
+async function commitGroup(db: Db, group: Pending[]): Promise<void> {
+  const [only] = group;
+  if (group.length === 1 && only) {
+    await alone(db, only.write).then(only.resolve, only.reject);
+    counted(1);
+    return;
+  }
+  let outcomes: Outcome[];
+  try {
+    outcomes = await writeTransaction(db, async (trx) => {
+      const done: Outcome[] = [];
+      for (const { write } of group) done.push(await inGroup(trx, write));
+      return done;
+    });
+  } catch {
+    for (const pending of group) await commitGroup(db, [pending]);
+    return;
+  }
+  counted(group.length);
+  group.forEach((pending, i) => {
+    const outcome = outcomes[i];
+    if (outcome?.ok) pending.resolve(outcome.value);
+    else pending.reject(outcome?.error);
+  });
+}
+
+/** One write of a group, in a savepoint of its own: its value, or its refusal. */
+async function inGroup(trx: Db, write: Write<unknown>): Promise<Outcome> {
+  try {
+    return { ok: true, value: await inSavepoint(trx, () => write(trx)) };
+  } catch (error) {
+    // The store failing (a deadlock, a lock not granted in time, a lost connection) is not this
+    // write's refusal: it fails the group, whose writes then run again alone.
+    if (isStoreUnavailable(error)) throw error;
+    return { ok: false, error };
+  }
+}
+
+/**
+ * A write in a transaction of its own. PostgreSQL may fail it to break a deadlock with another
+ * write's transaction (or a serialization failure): it runs again, a few times.
+ */
+async function alone<T>(db: Db, write: Write<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeTransaction(db, write);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= RETRIES || (code !== '40P01' && code !== '40001')) throw error;
+    }
+  }
+}
+
+/** Runs of a write alone that a deadlock may cost. */
+const RETRIES = 4;
