@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { calendar, type CalendarEvent, type CalendarOptions } from '../calendar/ics.js';
-import { matcher } from '../changes/feed.js';
 import { normalizeKey } from '../catalogue/keys.js';
-import { listRows } from '../db/listing.js';
+import { listRows, matcher } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { eventosUrbanos } from '../resources/index.js';
 import { ErrorBody } from './errors.js';

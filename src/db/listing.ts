@@ -1,4 +1,5 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { normalizeKey } from '../catalogue/keys.js';
 import { dialectOf } from './dialect.js';
 import type { Database, Db } from './schema.js';
 
@@ -84,6 +85,28 @@ function columnsOf(db: Db, spec: ListTable) {
 export function filtersOf(db: Db, spec: ListTable, conditions: Condition[]): Expression<SqlBool>[] {
   const { column, ordered } = columnsOf(db, spec);
   return conditions.map((c) => condition(c, column(c.field), ordered(c.field)));
+}
+
+/** The same filters in memory, on a record as the API answers it: for the changes the live feed polls, or a deleted event's last values. */
+export function matcher(conditions: Condition[]): (row: object) => boolean {
+  return (row) =>
+    conditions.every((c) => {
+      const raw = (row as Record<string, unknown>)[c.field];
+      const value = c.kind.type === 'text' ? (typeof raw === 'string' ? normalizeKey(raw) : raw) : raw;
+      if (value === null || value === undefined) return c.op === 'ne';
+      switch (c.op) {
+        case 'eq':
+          return c.values.some((v) => v === value);
+        case 'ne':
+          return c.values.every((v) => v !== value);
+        case 'gte':
+          return c.values.every((v) => (value as string | number) >= v);
+        case 'lte':
+          return c.values.every((v) => (value as string | number) <= v);
+        case 'like':
+          return c.values.some((v) => String(value).includes(String(v)));
+      }
+    });
 }
 
 const ALL = sql<SqlBool>`1 = 1`;
