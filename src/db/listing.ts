@@ -47,16 +47,8 @@ export interface ListTable {
  * `<field>_clave` columns, in code-point order on both backends, so answers are identical.
  */
 export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsInTable: number): Promise<{ rows: unknown[]; total: number }> {
-  const { column, ordered } = columnsOf(db, spec);
-  const where: Expression<SqlBool>[] = filtersOf(db, spec, query.conditions);
-  if (query.search !== undefined) {
-    const pattern = `%${escapeLike(query.search)}%`;
-    // Text fields by their normalized column; enum values are ASCII, so lower() folds them alike everywhere.
-    const searched = Object.entries(spec.kinds).flatMap(([f, kind]) =>
-      kind.type === 'text' ? [column(f)] : kind.type === 'enum' ? [sql`lower(${sql.ref(f)})`] : [],
-    );
-    where.push(searched.length > 0 ? sql<SqlBool>`(${sql.join(searched.map((c) => sql`${c} like ${pattern} escape '\\'`), sql` or `)})` : sql<SqlBool>`1 = 0`);
-  }
+  const { ordered } = columnsOf(db, spec);
+  const where = whereOf(db, spec, query);
   const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
 
   const order = [...query.sort.map((s) => sql`${ordered(s.field)} ${sql.raw(s.descending ? 'desc' : 'asc')}`), sql`${sql.ref(spec.key)} asc`];
@@ -70,6 +62,21 @@ export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsIn
       : sql<{ n: number | string }>`select count(*) as n from ${table} ${filtered}`.execute(db).then(({ rows: [count] }) => Number(count?.n ?? 0)),
   ]);
   return { rows: rows.rows, total };
+}
+
+/** What a list's filters and search (`q`) select, as SQL conditions. */
+function whereOf(db: Db, spec: ListTable, query: Pick<ListQuery, 'conditions' | 'search'>): Expression<SqlBool>[] {
+  const { column } = columnsOf(db, spec);
+  const where = filtersOf(db, spec, query.conditions);
+  if (query.search !== undefined) {
+    const pattern = `%${escapeLike(query.search)}%`;
+    // Text fields by their normalized column; enum values are ASCII, so lower() folds them alike everywhere.
+    const searched = Object.entries(spec.kinds).flatMap(([f, kind]) =>
+      kind.type === 'text' ? [column(f)] : kind.type === 'enum' ? [sql`lower(${sql.ref(f)})`] : [],
+    );
+    where.push(searched.length > 0 ? sql<SqlBool>`(${sql.join(searched.map((c) => sql`${c} like ${pattern} escape '\\'`), sql` or `)})` : sql<SqlBool>`1 = 0`);
+  }
+  return where;
 }
 
 /** A field's column (text: its normalized `<field>_clave`), and the same as it sorts and compares. */
@@ -161,15 +168,30 @@ function escapeLike(text: string): string {
 
 /**
  * Every row of a table by key, read in pages of `size` (each one short query, so a slow reader
- * never holds the store). Rows written meanwhile may or may not be seen, as in any page-by-page read.
+ * never holds the store), the event loop free between two pages. Rows written meanwhile may or
+ * may not be seen, as in any page-by-page read.
  */
-export async function* allRows(db: Db, table: keyof Database, key: string, size = 1000): AsyncGenerator<Record<string, unknown>[]> {
+export function allRows(db: Db, table: keyof Database, key: string, size = 1000): AsyncGenerator<Record<string, unknown>[]> {
+  return matchingRows(db, { table, key, kinds: {} }, { conditions: [] }, size);
+}
+
+/** The rows a list's filters and search select, by key, in pages as allRows reads them. */
+export async function* matchingRows(db: Db, spec: ListTable, query: Pick<ListQuery, 'conditions' | 'search'>, size = 1000): AsyncGenerator<Record<string, unknown>[]> {
   let after: unknown;
   for (;;) {
-    const from = after === undefined ? sql`` : sql`where ${sql.ref(key)} > ${after}`;
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)} ${from} order by ${sql.ref(key)} limit ${size}`.execute(db);
+    const where = whereOf(db, spec, query);
+    if (after !== undefined) where.push(sql<SqlBool>`${sql.ref(spec.key)} > ${after}`);
+    const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(spec.table)} ${filtered} order by ${sql.ref(spec.key)} limit ${size}`.execute(db);
     if (rows.length > 0) yield rows;
     if (rows.length < size) return;
-    after = rows[rows.length - 1]?.[key];
+    after = rows[rows.length - 1]?.[spec.key];
+    await nextTurn();
   }
 }
+
+/**
+ * Lets the event loop answer others before going on: between two pages of a long read or write.
+ * On SQLite every query runs on the event loop itself, and awaiting one does not yield to it.
+ */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

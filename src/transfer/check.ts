@@ -6,7 +6,7 @@ import { migrationProvider } from '../db/migrate.js';
 import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { resources } from '../resources/index.js';
-import { inSnapshot } from './snapshot.js';
+import { inSnapshot } from '../db/snapshot.js';
 
 export interface MigrationState {
   name: string;

@@ -5,7 +5,7 @@ import { allRows, listRows, type ListQuery } from '../../db/listing.js';
 import type { Db } from '../../db/schema.js';
 import type { AnyResource, Reference } from '../../resources/define.js';
 import { resources } from '../../resources/index.js';
-import { inSnapshot } from '../snapshot.js';
+import { inSnapshot } from '../../db/snapshot.js';
 
 /** A sheet's cell: text, a number, a `fecha` as the API answers it (the event's wall clock), or nothing. */
 export type SheetCell = string | number | { fecha: string } | null;
