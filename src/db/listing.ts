@@ -47,21 +47,25 @@ export interface ListTable {
  * `<field>_clave` columns, in code-point order on both backends, so answers are identical.
  */
 export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsInTable: number): Promise<{ rows: unknown[]; total: number }> {
-  const { ordered } = columnsOf(db, spec);
   const where = whereOf(db, spec, query);
   const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
-
-  const order = [...query.sort.map((s) => sql`${ordered(s.field)} ${sql.raw(s.descending ? 'desc' : 'asc')}`), sql`${sql.ref(spec.key)} asc`];
+  const order = orderOf(db, spec, query.sort);
   const window = query.window ? sql`limit ${query.window.limit} offset ${query.window.offset}` : sql``;
   const table = sql.table(spec.table);
   const [rows, total] = await Promise.all([
-    sql`select * from ${table} ${filtered} order by ${sql.join(order)} ${window}`.execute(db),
+    sql`select * from ${table} ${filtered} order by ${order} ${window}`.execute(db),
     // Unfiltered, the total is the table's row count, which the store keeps (migration 0004).
     where.length === 0
       ? rowsInTable
       : sql<{ n: number | string }>`select count(*) as n from ${table} ${filtered}`.execute(db).then(({ rows: [count] }) => Number(count?.n ?? 0)),
   ]);
   return { rows: rows.rows, total };
+}
+
+/** A list's order: its sort, then its key. */
+function orderOf(db: Db, spec: ListTable, sort: ListQuery['sort']) {
+  const { ordered } = columnsOf(db, spec);
+  return sql.join([...sort.map((s) => sql`${ordered(s.field)} ${sql.raw(s.descending ? 'desc' : 'asc')}`), sql`${sql.ref(spec.key)} asc`]);
 }
 
 /** What a list's filters and search (`q`) select, as SQL conditions. */
@@ -186,6 +190,19 @@ export async function* matchingRows(db: Db, spec: ListTable, query: Pick<ListQue
     if (rows.length > 0) yield rows;
     if (rows.length < size) return;
     after = rows[rows.length - 1]?.[spec.key];
+    await nextTurn();
+  }
+}
+
+/** A whole list (its filters, search and sort, no window) in pages as allRows reads them; read in one snapshot, its pages neither skip nor repeat a row. */
+export async function* listPages(db: Db, spec: ListTable, query: Pick<ListQuery, 'conditions' | 'search' | 'sort'>, size = 1000): AsyncGenerator<Record<string, unknown>[]> {
+  if (query.sort.length === 0) return yield* matchingRows(db, spec, query, size);
+  const where = whereOf(db, spec, query);
+  const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  for (let offset = 0; ; offset += size) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(spec.table)} ${filtered} order by ${orderOf(db, spec, query.sort)} limit ${size} offset ${offset}`.execute(db);
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
     await nextTurn();
   }
 }

@@ -1,39 +1,60 @@
-import writeXlsxFile, { type Cell, type Sheet } from 'write-excel-file/node';
+import { Worker } from 'node:worker_threads';
+import { nextTurn } from '../../db/listing.js';
 import type { Db } from '../../db/schema.js';
-import { checkedRow, withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
+import { checkedRow, withStaffSheets, type Selection, type SheetCell } from './sheets.js';
+import { workbookOf, type PlainSheet } from './workbook.js';
+import type { WorkbookMessage } from './workbookWorker.js';
 
 /**
  * The selection (sheets.ts) as an .xlsx workbook: a sheet per resource named by its Spanish label,
  * headers as the admin's labels, dates as date cells showing the wall clock, references by name,
- * which `import --on-conflict update` reads back. The workbook is built in memory.
+ * which `import --on-conflict update` reads back. The workbook is built in memory; past
+ * IN_PROCESS cells, in a worker thread, since its build is one synchronous step that would hold the
+ * event loop (about a second for 20,000 rows).
  */
 export async function exportWorkbook(db: Db, selection: Selection = {}): Promise<{ bytes: Buffer; records: number }> {
-  const sheets: Sheet<Buffer>[] = [];
+  const sheets: PlainSheet[] = [];
   let records = 0;
   await withStaffSheets(db, selection, async (sheet) => {
-    const { name, columns, pages } = sheet;
-    const data: Cell[][] = [columns.map(({ label }) => ({ value: label, fontWeight: 'bold' as const }))];
-    for await (const rows of pages) {
-      for (const row of rows) data.push(checkedRow(sheet, row, data.length + 1).map(xlsxCell));
-      records += rows.length;
+    const rows: SheetCell[][] = [];
+    for await (const page of sheet.pages) {
+      // Its place in the sheet: the header is the first row.
+      for (const row of page) rows.push(checkedRow(sheet, row, rows.length + 2));
+      records += page.length;
     }
-    sheets.push({ data, sheet: name, stickyRowsCount: 1, columns: columns.map((column) => ({ width: widthOf(column) })) });
+    sheets.push({ name: sheet.name, columns: sheet.columns, rows });
   });
-  return { bytes: await writeXlsxFile(sheets).toBuffer(), records };
+  const cells = sheets.reduce((sum, sheet) => sum + sheet.rows.length * sheet.columns.length, 0);
+  return { bytes: cells <= IN_PROCESS ? await workbookOf(sheets) : await inWorker(sheets), records };
 }
 
-function xlsxCell(cell: SheetCell): Cell {
-  if (cell === null || typeof cell !== 'object') return cell;
-  return { value: new Date(cell.fecha), type: Date, format: dateFormat(cell.fecha) };
-}
+/** Cells a workbook built on the event loop holds at most: some tens of milliseconds of building. */
+const IN_PROCESS = 5000;
+/** Rows per message to the worker: each is copied on the event loop. */
+const ROWS_PER_MESSAGE = 1000;
 
-/** As much of the wall clock as the value holds: the day, the minute, or the second. */
-export function dateFormat(fecha: string): 'dd/mm/yyyy' | 'dd/mm/yyyy hh:mm' | 'dd/mm/yyyy hh:mm:ss' {
-  if (fecha.includes('T00:00:00.000')) return 'dd/mm/yyyy';
-  return fecha.slice(16, 23) === ':00.000' ? 'dd/mm/yyyy hh:mm' : 'dd/mm/yyyy hh:mm:ss';
-}
-
-/** A column's width in characters. */
-export function widthOf(column: Column): number {
-  return { 'long text': 60, text: 30, fecha: 18, number: 14 }[column.kind];
+/** `sheets` built into a workbook by a worker thread of its own (workbookWorker.ts). */
+async function inWorker(sheets: PlainSheet[]): Promise<Buffer> {
+  const worker = new Worker(new URL('./workbookWorker.js', import.meta.url));
+  const built = new Promise<Buffer>((resolve, reject) => {
+    worker.once('message', (bytes: Uint8Array) => resolve(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the workbook's worker ended (${code}) before answering`)));
+  });
+  // Awaited below, once everything is sent; a failure meanwhile waits there.
+  built.catch(() => {});
+  try {
+    const send = (message: WorkbookMessage) => worker.postMessage(message);
+    for (const { rows, ...sheet } of sheets) {
+      send({ sheet });
+      for (let i = 0; i < rows.length; i += ROWS_PER_MESSAGE) {
+        send({ rows: rows.slice(i, i + ROWS_PER_MESSAGE) });
+        await nextTurn();
+      }
+    }
+    send({ end: true });
+    return await built;
+  } finally {
+    await worker.terminate();
+  }
 }
