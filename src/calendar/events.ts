@@ -8,8 +8,8 @@ import { calendar, timedYear, vevent, type CalendarEvent, type CalendarOptions }
 
 type Evento = { id: number; titulo: string; descripcion: string; fecha: string; lugar: string; categoria_id: number };
 
-/** Events read, and histories summed, per query: a page takes a few milliseconds of the event loop. */
-const PAGE = 500;
+/** Events read, and histories summed, per query: a page holds the event loop for a few milliseconds. */
+const PAGE = 250;
 
 /**
  * `GET /eventosUrbanos.ics`: the urban events the list's filters and search select, and those

@@ -110,17 +110,15 @@ export function text(value: string): string {
     .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '');
 }
 
-const encoder = new TextEncoder();
-
 /** A content line folded at 75 octets, never inside a UTF-8 sequence (RFC 5545 §3.1). */
 export function folded(line: string): string {
-  if (encoder.encode(line).length <= 75) return line;
+  if (Buffer.byteLength(line) <= 75) return line;
   const parts: string[] = [];
   let current = '';
   let size = 0;
   let limit = 75;
   for (const char of line) {
-    const bytes = encoder.encode(char).length;
+    const bytes = utf8Length(char.codePointAt(0) ?? 0);
     if (size + bytes > limit) {
       parts.push(current);
       current = '';
@@ -134,3 +132,6 @@ export function folded(line: string): string {
   parts.push(current);
   return parts.join('\r\n ');
 }
+
+/** The octets of a code point in UTF-8 (a lone surrogate is written as U+FFFD, three). */
+const utf8Length = (code: number) => (code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4);
