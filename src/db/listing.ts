@@ -212,3 +212,16 @@ export async function* listPages(db: Db, spec: ListTable, query: Pick<ListQuery,
  * On SQLite every query runs on the event loop itself, and awaiting one does not yield to it.
  */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * For a long task of many small steps: call it between two steps, and it lets the event loop
+ * answer others (nextTurn) once `ms` have passed since it last did.
+ */
+export function turnTaker(ms = 10): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < ms) return;
+    await nextTurn();
+    since = performance.now();
+  };
+}
