@@ -54,24 +54,27 @@ describe(`long work beside lookups (${backend})`, () => {
   /** The next movie to look up: each is asked for once, so its answer comes from the store, not a cache. */
   let next = 1;
 
-  /** Sends `url`, and lookups one after another until it is answered (or ten were answered before it). */
+  /** Sends `url`, and beside it two clients that each send lookups one after another, until it is answered (or each had ten answered before it). */
   async function beside(url: string) {
     let answered = false;
     const long = app.inject({ method: 'GET', url }).then((res) => ((answered = true), res));
     let during = 0;
-    while (!answered && during < 10) {
-      const lookup = await app.inject({ method: 'GET', url: `/peliculas/${encodeURIComponent(`Película ${next++}`)}` });
-      assert.equal(lookup.statusCode, 200, lookup.body);
-      if (!answered) during++;
-      assert.ok(next <= MOVIES, 'movies left to look up');
-    }
+    const client = async () => {
+      for (let mine = 0; !answered && mine < 10; mine++) {
+        const lookup = await app.inject({ method: 'GET', url: `/peliculas/${encodeURIComponent(`Película ${next++}`)}` });
+        assert.equal(lookup.statusCode, 200, lookup.body);
+        assert.ok(next <= MOVIES, 'movies left to look up');
+        if (!answered) during++;
+      }
+    };
+    await Promise.all([client(), client()]);
     return { res: await long, during };
   }
 
   it('when the whole catalogue is exported as .xlsx, then lookups are answered meanwhile, and the workbook holds every record', async () => {
     const { res, during } = await beside('/exportar.xlsx');
     assert.equal(res.statusCode, 200);
-    assert.ok(during >= 3, `${during} lookups answered while the workbook was made`);
+    assert.ok(during >= 4, `${during} lookups answered while the workbook was made`);
     const sheets = await readXlsxFile(res.rawPayload);
     assert.equal(sheets.find((s) => s.sheet === 'Eventos urbanos')?.data.length, 1 + EVENTS - DELETED);
     assert.equal(sheets.find((s) => s.sheet === 'Películas')?.data.length, 1 + MOVIES);
@@ -80,13 +83,13 @@ describe(`long work beside lookups (${backend})`, () => {
   it('when the whole catalogue is exported as .ods, then lookups are answered meanwhile', async () => {
     const { res, during } = await beside('/exportar.ods');
     assert.equal(res.statusCode, 200);
-    assert.ok(during >= 3, `${during} lookups answered while the spreadsheet was made`);
+    assert.ok(during >= 4, `${during} lookups answered while the spreadsheet was made`);
   });
 
   it('when a list is exported filtered and sorted as CSV, then lookups are answered meanwhile, and it holds the list in its order', async () => {
     const { res, during } = await beside('/exportar.csv?recurso=eventosUrbanos&_sort=titulo&_order=desc&lugar=plaza');
     assert.equal(res.statusCode, 200);
-    assert.ok(during >= 3, `${during} lookups answered while the CSV was made`);
+    assert.ok(during >= 4, `${during} lookups answered while the CSV was made`);
     const titles = res.body.split('\r\n').slice(1, -1).map((line) => line.split(';')[1]);
     assert.equal(titles.length, EVENTS - DELETED);
     assert.deepEqual(titles, [...titles].sort().reverse());
@@ -95,7 +98,7 @@ describe(`long work beside lookups (${backend})`, () => {
   it('when the calendar of every event is asked for, then lookups are answered meanwhile, and it holds the deleted events too', async () => {
     const { res, during } = await beside('/eventosUrbanos.ics');
     assert.equal(res.statusCode, 200);
-    assert.ok(during >= 3, `${during} lookups answered while the calendar was made`);
+    assert.ok(during >= 4, `${during} lookups answered while the calendar was made`);
     assert.equal(res.body.split('BEGIN:VEVENT').length - 1, EVENTS);
     assert.equal(res.body.split('STATUS:CANCELLED').length - 1, DELETED);
   });
