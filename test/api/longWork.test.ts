@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { categorias, eventosUrbanos, peliculas } from '../../src/resources/index.js';
+import { readSpreadsheets } from '../../src/transfer/read/index.js';
 import type { Incoming } from '../../src/transfer/read/types.js';
 import { importCatalogue } from '../../src/transfer/import.js';
 import { harness } from '../harness.js';
@@ -80,10 +81,16 @@ describe(`long work beside lookups (${backend})`, () => {
     assert.equal(sheets.find((s) => s.sheet === 'Películas')?.data.length, 1 + MOVIES);
   });
 
-  it('when the whole catalogue is exported as .ods, then lookups are answered meanwhile', async () => {
+  it('when the whole catalogue is exported as .ods, then lookups are answered meanwhile, and the spreadsheet reads back whole', async () => {
     const { res, during } = await beside('/exportar.ods');
     assert.equal(res.statusCode, 200);
     assert.ok(during >= 4, `${during} lookups answered while the spreadsheet was made`);
+    const read = new Map<string, number>();
+    for await (const batch of readSpreadsheets([{ name: 'catalogo.ods', bytes: res.rawPayload }])) {
+      for (const item of batch) if ('resource' in item) read.set(item.resource.name, (read.get(item.resource.name) ?? 0) + 1);
+    }
+    assert.equal(read.get('eventosUrbanos'), EVENTS - DELETED);
+    assert.equal(read.get('peliculas'), MOVIES);
   });
 
   it('when a list is exported filtered and sorted as CSV, then lookups are answered meanwhile, and it holds the list in its order', async () => {

@@ -1,5 +1,5 @@
-import { promisify } from 'node:util';
-import { strToU8, zip, type AsyncZippable } from 'fflate';
+import { Worker } from 'node:worker_threads';
+import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { Db } from '../../db/schema.js';
 import { shownFecha } from './csv.js';
 import { checkedRow, withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
@@ -30,18 +30,34 @@ export async function exportOds(db: Db, selection: Selection = {}): Promise<{ by
     content.push(Buffer.from('</table:table>'));
   });
   content.push(Buffer.from('</office:spreadsheet></office:body></office:document-content>'));
-  // fflate's asynchronous zip deflates in a worker thread: a large sheet's would hold the event loop for a second.
-  const bytes = await zipped({
+  const files: Zippable = {
     // The package's type comes first, stored as it is: what tells a reader the file is an OpenDocument spreadsheet.
     mimetype: [strToU8(ODS_TYPE), { level: 0 }],
     'META-INF/manifest.xml': strToU8(MANIFEST),
     'content.xml': Buffer.concat(content),
     'styles.xml': strToU8(STYLES),
-  });
+  };
+  const bytes = records <= IN_PROCESS ? zipSync(files) : await zippedInWorker(files);
   return { bytes: Buffer.from(bytes), records };
 }
 
-const zipped = promisify<AsyncZippable, Uint8Array>(zip);
+/** Records whose spreadsheet is zipped on the event loop: a few milliseconds. */
+const IN_PROCESS = 1000;
+
+/** `files` zipped by a worker thread of its own (zipWorker.ts): checksumming and deflating a large sheet holds the event loop for a tenth of a second or more. */
+async function zippedInWorker(files: Zippable): Promise<Uint8Array> {
+  const worker = new Worker(new URL('./zipWorker.js', import.meta.url));
+  try {
+    return await new Promise<Uint8Array>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the zip's worker ended (${code}) before answering`)));
+      worker.postMessage(files);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
 
 function odsCell(cell: SheetCell): string {
   if (cell === null) return '<table:table-cell/>';
