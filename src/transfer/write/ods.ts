@@ -1,9 +1,9 @@
-import { Worker } from 'node:worker_threads';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { Db } from '../../db/schema.js';
 import { shownFecha } from './csv.js';
 import { checkedRow, withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
 import { dateFormat, widthOf } from './workbook.js';
+import { startWorker } from './worker.js';
 
 export const ODS_TYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 
@@ -46,14 +46,10 @@ const IN_PROCESS = 1000;
 
 /** `files` zipped by a worker thread of its own (zipWorker.ts): checksumming and deflating a large sheet holds the event loop for a tenth of a second or more. */
 async function zippedInWorker(files: Zippable): Promise<Uint8Array> {
-  const worker = new Worker(new URL('./zipWorker.js', import.meta.url));
+  const { worker, answer } = startWorker<Uint8Array>('./zipWorker.js');
   try {
-    return await new Promise<Uint8Array>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the zip's worker ended (${code}) before answering`)));
-      worker.postMessage(files);
-    });
+    worker.postMessage(files);
+    return await answer;
   } finally {
     await worker.terminate();
   }

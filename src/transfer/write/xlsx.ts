@@ -1,7 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Db } from '../../db/schema.js';
 import { checkedRow, withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
 import { workbookOf, type PlainSheet } from './workbook.js';
+import { startWorker } from './worker.js';
 import type { WorkbookMessage } from './workbookWorker.js';
 
 /**
@@ -38,7 +39,7 @@ class Workbook {
   private readonly held: PlainSheet[] = [];
   private cells = 0;
   private worker: Worker | undefined;
-  private built: Promise<Buffer> | undefined;
+  private built: Promise<Uint8Array> | undefined;
 
   sheet(name: string, columns: Column[]): void {
     if (this.worker) this.send({ sheet: { name, columns } });
@@ -55,7 +56,8 @@ class Workbook {
   async bytes(): Promise<Buffer> {
     if (!this.worker || !this.built) return workbookOf(this.held);
     this.send({ end: true });
-    return this.built;
+    const bytes = await this.built;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   async close(): Promise<void> {
@@ -64,15 +66,9 @@ class Workbook {
 
   /** Hands what is held to a worker of its own, which builds the workbook from here on. */
   private start(): void {
-    const worker = new Worker(new URL('./workbookWorker.js', import.meta.url));
+    const { worker, answer } = startWorker<Uint8Array>('./workbookWorker.js');
     this.worker = worker;
-    this.built = new Promise<Buffer>((resolve, reject) => {
-      worker.once('message', (bytes: Uint8Array) => resolve(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the workbook's worker ended (${code}) before answering`)));
-    });
-    // Awaited in bytes(), once every row is sent; a failure meanwhile waits there.
-    this.built.catch(() => {});
+    this.built = answer;
     for (const { rows, ...sheet } of this.held.splice(0)) {
       this.send({ sheet });
       this.send({ rows });
