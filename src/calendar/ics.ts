@@ -2,7 +2,7 @@ import { vtimezone } from './vtimezone.js';
 
 /**
  * iCalendar (RFC 5545) text: the calendar of urban events, as `GET /eventosUrbanos.ics` answers it
- * (docs/api.md, "Calendar"). Pure functions of the events and their history.
+ * (docs/api.md, "Calendar"). Pure functions of the events and their history (events.ts reads them).
  */
 
 /** An event as the API answers it, with what the calendar adds from the change log and categories. */
@@ -27,23 +27,25 @@ export interface CalendarOptions {
   timeZone: string;
 }
 
-/** The whole calendar, lines ending in CRLF. */
-export function calendar(events: CalendarEvent[], options: CalendarOptions): string {
-  const lines = [
+/**
+ * The whole calendar around its events' texts (vevent), in order; `years`: those of its timed
+ * events (timedYear), which its VTIMEZONE covers. Lines end in CRLF.
+ */
+export function calendar(events: readonly string[], years: Iterable<number>, options: CalendarOptions): string {
+  const head = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//cartelera//cartelera//ES',
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     `X-WR-CALNAME:${text(options.name)}`,
-    ...zoneOf(events, options.timeZone),
-    ...events.flatMap((event) => vevent(event, options)),
-    'END:VCALENDAR',
+    ...(options.timeZone === 'UTC' ? [] : vtimezone(options.timeZone, years)),
   ];
-  return lines.map(folded).join('\r\n') + '\r\n';
+  return [...head.map(folded), ...events, 'END:VCALENDAR'].join('\r\n') + '\r\n';
 }
 
-function vevent(event: CalendarEvent, options: CalendarOptions): string[] {
+/** One event's VEVENT, its lines folded and joined by CRLF. */
+export function vevent(event: CalendarEvent, options: CalendarOptions): string {
   const stamp = event.lastModified ? utc(event.lastModified) : EPOCH;
   return [
     'BEGIN:VEVENT',
@@ -58,7 +60,9 @@ function vevent(event: CalendarEvent, options: CalendarOptions): string[] {
     ...(event.categoria !== undefined ? [`CATEGORIES:${text(event.categoria)}`] : []),
     ...(event.cancelled ? ['STATUS:CANCELLED'] : []),
     'END:VEVENT',
-  ];
+  ]
+    .map(folded)
+    .join('\r\n');
 }
 
 /** For events whose history the log does not hold: a fixed stamp keeps the calendar's bytes (and ETag) steady. */
@@ -77,10 +81,9 @@ function when(fecha: string, zone: string): string[] {
   return [`DTSTART${zone === 'UTC' ? '' : `;TZID=${zone}`}:${date}T${time.slice(0, 8).replaceAll(':', '')}`];
 }
 
-/** The zone's VTIMEZONE, for the years of the timed events that name it. */
-function zoneOf(events: CalendarEvent[], zone: string): string[] {
-  if (zone === 'UTC') return [];
-  return vtimezone(zone, events.filter((e) => !isWholeDay(e.fecha)).map((e) => Number(e.fecha.slice(0, 4))));
+/** The year of a timed event's `fecha`, which the zone's VTIMEZONE must cover; undefined for a whole day. */
+export function timedYear(fecha: string): number | undefined {
+  return isWholeDay(fecha) ? undefined : Number(fecha.slice(0, 4));
 }
 
 function nextDay(day: string): string {
@@ -107,17 +110,15 @@ export function text(value: string): string {
     .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '');
 }
 
-const encoder = new TextEncoder();
-
 /** A content line folded at 75 octets, never inside a UTF-8 sequence (RFC 5545 §3.1). */
 export function folded(line: string): string {
-  if (encoder.encode(line).length <= 75) return line;
+  if (Buffer.byteLength(line) <= 75) return line;
   const parts: string[] = [];
   let current = '';
   let size = 0;
   let limit = 75;
   for (const char of line) {
-    const bytes = encoder.encode(char).length;
+    const bytes = utf8Length(char.codePointAt(0) ?? 0);
     if (size + bytes > limit) {
       parts.push(current);
       current = '';
@@ -131,3 +132,6 @@ export function folded(line: string): string {
   parts.push(current);
   return parts.join('\r\n ');
 }
+
+/** The octets of a code point in UTF-8 (a lone surrogate is written as U+FFFD, three). */
+const utf8Length = (code: number) => (code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4);

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { comparable } from '../catalogue/comparable.js';
 import { dialectOf } from '../db/dialect.js';
 import { filtersOf, type Condition } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
@@ -220,26 +219,4 @@ function deliver(subscriber: Subscriber, row: ChangeRow): void {
 function filters(db: Db, conditions: Condition[]) {
   const where = filtersOf(db, changeList, conditions);
   return where.length === 0 ? sql`` : sql`and ${sql.join(where, sql` and `)}`;
-}
-
-/** The same filters in memory: for the changes a poll uncovers, or a deleted event's last values. */
-export function matcher(conditions: Condition[]): (row: object) => boolean {
-  return (row) =>
-    conditions.every((c) => {
-      const raw = (row as Record<string, unknown>)[c.field];
-      const value = c.kind.type === 'text' ? (typeof raw === 'string' ? comparable(raw) : raw) : raw;
-      if (value === null || value === undefined) return c.op === 'ne';
-      switch (c.op) {
-        case 'eq':
-          return c.values.some((v) => v === value);
-        case 'ne':
-          return c.values.every((v) => v !== value);
-        case 'gte':
-          return c.values.every((v) => (value as string | number) >= v);
-        case 'lte':
-          return c.values.every((v) => (value as string | number) <= v);
-        case 'like':
-          return c.values.some((v) => String(value).includes(String(v)));
-      }
-    });
 }

@@ -1,4 +1,5 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { comparable } from '../catalogue/comparable.js';
 import { dialectOf } from './dialect.js';
 import type { Database, Db } from './schema.js';
 
@@ -46,8 +47,31 @@ export interface ListTable {
  * `<field>_clave` columns, in code-point order on both backends, so answers are identical.
  */
 export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsInTable: number): Promise<{ rows: unknown[]; total: number }> {
-  const { column, ordered } = columnsOf(db, spec);
-  const where: Expression<SqlBool>[] = filtersOf(db, spec, query.conditions);
+  const where = whereOf(db, spec, query);
+  const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const order = orderOf(db, spec, query.sort);
+  const window = query.window ? sql`limit ${query.window.limit} offset ${query.window.offset}` : sql``;
+  const table = sql.table(spec.table);
+  const [rows, total] = await Promise.all([
+    sql`select * from ${table} ${filtered} order by ${order} ${window}`.execute(db),
+    // Unfiltered, the total is the table's row count, which the store keeps (migration 0004).
+    where.length === 0
+      ? rowsInTable
+      : sql<{ n: number | string }>`select count(*) as n from ${table} ${filtered}`.execute(db).then(({ rows: [count] }) => Number(count?.n ?? 0)),
+  ]);
+  return { rows: rows.rows, total };
+}
+
+/** A list's order: its sort, then its key. */
+function orderOf(db: Db, spec: ListTable, sort: ListQuery['sort']) {
+  const { ordered } = columnsOf(db, spec);
+  return sql.join([...sort.map((s) => sql`${ordered(s.field)} ${sql.raw(s.descending ? 'desc' : 'asc')}`), sql`${sql.ref(spec.key)} asc`]);
+}
+
+/** What a list's filters and search (`q`) select, as SQL conditions. */
+function whereOf(db: Db, spec: ListTable, query: Pick<ListQuery, 'conditions' | 'search'>): Expression<SqlBool>[] {
+  const { column } = columnsOf(db, spec);
+  const where = filtersOf(db, spec, query.conditions);
   if (query.search !== undefined) {
     const pattern = `%${escapeLike(query.search)}%`;
     // Text fields by their comparable column; enum values are ASCII, so lower() folds them alike everywhere.
@@ -56,19 +80,7 @@ export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsIn
     );
     where.push(searched.length > 0 ? sql<SqlBool>`(${sql.join(searched.map((c) => sql`${c} like ${pattern} escape '\\'`), sql` or `)})` : sql<SqlBool>`1 = 0`);
   }
-  const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
-
-  const order = [...query.sort.map((s) => sql`${ordered(s.field)} ${sql.raw(s.descending ? 'desc' : 'asc')}`), sql`${sql.ref(spec.key)} asc`];
-  const window = query.window ? sql`limit ${query.window.limit} offset ${query.window.offset}` : sql``;
-  const table = sql.table(spec.table);
-  const [rows, total] = await Promise.all([
-    sql`select * from ${table} ${filtered} order by ${sql.join(order)} ${window}`.execute(db),
-    // Unfiltered, the total is the table's row count, which the store keeps (migration 0004).
-    where.length === 0
-      ? rowsInTable
-      : sql<{ n: number | string }>`select count(*) as n from ${table} ${filtered}`.execute(db).then(({ rows: [count] }) => Number(count?.n ?? 0)),
-  ]);
-  return { rows: rows.rows, total };
+  return where;
 }
 
 /** A field's column (text: its comparable `<field>_clave`), and the same as it sorts and compares. */
@@ -84,6 +96,28 @@ function columnsOf(db: Db, spec: ListTable) {
 export function filtersOf(db: Db, spec: ListTable, conditions: Condition[]): Expression<SqlBool>[] {
   const { column, ordered } = columnsOf(db, spec);
   return conditions.map((c) => condition(c, column(c.field), ordered(c.field)));
+}
+
+/** The same filters in memory, on a record as the API answers it: for the changes the live feed polls, or a deleted event's last values. */
+export function matcher(conditions: Condition[]): (row: object) => boolean {
+  return (row) =>
+    conditions.every((c) => {
+      const raw = (row as Record<string, unknown>)[c.field];
+      const value = c.kind.type === 'text' ? (typeof raw === 'string' ? comparable(raw) : raw) : raw;
+      if (value === null || value === undefined) return c.op === 'ne';
+      switch (c.op) {
+        case 'eq':
+          return c.values.some((v) => v === value);
+        case 'ne':
+          return c.values.every((v) => v !== value);
+        case 'gte':
+          return c.values.every((v) => (value as string | number) >= v);
+        case 'lte':
+          return c.values.every((v) => (value as string | number) <= v);
+        case 'like':
+          return c.values.some((v) => String(value).includes(String(v)));
+      }
+    });
 }
 
 const ALL = sql<SqlBool>`1 = 1`;
@@ -138,15 +172,56 @@ function escapeLike(text: string): string {
 
 /**
  * Every row of a table by key, read in pages of `size` (each one short query, so a slow reader
- * never holds the store). Rows written meanwhile may or may not be seen, as in any page-by-page read.
+ * never holds the store), the event loop free between two pages. Rows written meanwhile may or
+ * may not be seen, as in any page-by-page read.
  */
-export async function* allRows(db: Db, table: keyof Database, key: string, size = 1000): AsyncGenerator<Record<string, unknown>[]> {
+export function allRows(db: Db, table: keyof Database, key: string, size = 1000): AsyncGenerator<Record<string, unknown>[]> {
+  return matchingRows(db, { table, key, kinds: {} }, { conditions: [] }, size);
+}
+
+/** The rows a list's filters and search select, by key, in pages as allRows reads them. */
+export async function* matchingRows(db: Db, spec: ListTable, query: Pick<ListQuery, 'conditions' | 'search'>, size = 1000): AsyncGenerator<Record<string, unknown>[]> {
   let after: unknown;
   for (;;) {
-    const from = after === undefined ? sql`` : sql`where ${sql.ref(key)} > ${after}`;
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)} ${from} order by ${sql.ref(key)} limit ${size}`.execute(db);
+    const where = whereOf(db, spec, query);
+    if (after !== undefined) where.push(sql<SqlBool>`${sql.ref(spec.key)} > ${after}`);
+    const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(spec.table)} ${filtered} order by ${sql.ref(spec.key)} limit ${size}`.execute(db);
     if (rows.length > 0) yield rows;
     if (rows.length < size) return;
-    after = rows[rows.length - 1]?.[key];
+    after = rows[rows.length - 1]?.[spec.key];
+    await nextTurn();
   }
+}
+
+/** A whole list (its filters, search and sort, no window) in pages as allRows reads them; read in one snapshot, its pages neither skip nor repeat a row. */
+export async function* listPages(db: Db, spec: ListTable, query: Pick<ListQuery, 'conditions' | 'search' | 'sort'>, size = 1000): AsyncGenerator<Record<string, unknown>[]> {
+  if (query.sort.length === 0) return yield* matchingRows(db, spec, query, size);
+  const where = whereOf(db, spec, query);
+  const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  for (let offset = 0; ; offset += size) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(spec.table)} ${filtered} order by ${orderOf(db, spec, query.sort)} limit ${size} offset ${offset}`.execute(db);
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
+    await nextTurn();
+  }
+}
+
+/**
+ * Lets the event loop answer others before going on: between two pages of a long read or write.
+ * On SQLite every query runs on the event loop itself, and awaiting one does not yield to it.
+ */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * For a long task of many small steps: call it between two steps, and it lets the event loop
+ * answer others (nextTurn) once `ms` have passed since it last did.
+ */
+export function turnTaker(ms = 10): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < ms) return;
+    await nextTurn();
+    since = performance.now();
+  };
 }

@@ -34,6 +34,19 @@ export function openSqlite(path: string): Db {
 }
 
 /**
+ * A second connection to a file store, read only, for a long read (an export, the calendar, a
+ * check) to hold its snapshot on, while the store's one connection serves everyone else; undefined
+ * for an in-memory store or on PostgreSQL. The caller destroys it.
+ */
+export function sqliteReader(db: Db): Db | undefined {
+  const sqlite = handles.get(db);
+  if (!sqlite || sqlite.memory) return undefined;
+  const reader = new SQLite(sqlite.name, { readonly: true, fileMustExist: true });
+  reader.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: reader }) });
+}
+
+/**
  * Kysely prepares every statement anew; preparing is a good part of a short query's cost on
  * SQLite. Statements are kept by their SQL text and reused (bounded: list filters vary).
  * Kysely prepares a statement right before it runs it, so this is also where every write made

@@ -3,10 +3,10 @@ import { comparable } from '../catalogue/comparable.js';
 import { countRows } from '../db/bulk.js';
 import { sqliteFileChecks } from '../db/sqlite.js';
 import { migrationProvider } from '../db/migrate.js';
-import { allRows } from '../db/listing.js';
+import { allRows, nextTurn } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { resources } from '../resources/index.js';
-import { inSnapshot } from './snapshot.js';
+import { inSnapshot } from '../db/snapshot.js';
 
 export interface MigrationState {
   name: string;
@@ -23,28 +23,38 @@ export async function migrationStates(db: Db): Promise<MigrationState[]> {
 /**
  * The change log against the records: for every record with a history, its last change's
  * `despues` is the record as the API answers it (null, a `baja`, when there is none). Records
- * older than the log, or whose history was pruned, have none, and are not judged.
+ * older than the log, or whose history was pruned, have none, and are not judged. Read a page of
+ * record keys at a time, the event loop free in between.
  */
 async function logProblems(db: Db): Promise<string[]> {
-  const wrong: string[] = [];
+  const wrong: { id: number; problem: string }[] = [];
   for (const resource of resources) {
-    const stored = new Map<number, string>();
-    for await (const rows of allRows(db, resource.table, resource.key.name)) {
-      for (const row of rows) stored.set(Number(row[resource.key.name]), resource.representation(row));
-    }
-    const { rows: last } = await sql<{ clave: number | string; despues: string | null; id: number }>`
-      select c.clave, c.despues, c.id from cambios c
-      join (select clave, max(id) as id from cambios where recurso = ${resource.name} group by clave) l on c.id = l.id
-      order by c.id`.execute(db);
-    for (const change of last) {
-      const record = stored.get(Number(change.clave)) ?? null;
-      if (record !== change.despues) wrong.push(`${resource.name} ${change.clave}: the change log's last change (${change.id}) does not leave it as it is stored`);
+    const key = resource.key.name;
+    for (let after = -1; ; ) {
+      const { rows: last } = await sql<{ clave: number | string; despues: string | null; id: number | string }>`
+        select c.clave, c.despues, c.id from cambios c
+        join (select clave, max(id) as id from cambios where recurso = ${resource.name} and clave > ${after} group by clave order by clave limit ${PAGE}) l on c.id = l.id
+        order by c.clave`.execute(db);
+      if (last.length === 0) break;
+      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(resource.table)} where ${sql.ref(key)} in (${sql.join(last.map((c) => Number(c.clave)))})`.execute(db);
+      const stored = new Map(rows.map((row) => [Number(row[key]), resource.representation(row)]));
+      for (const change of last) {
+        const record = stored.get(Number(change.clave)) ?? null;
+        if (record !== change.despues) wrong.push({ id: Number(change.id), problem: `${resource.name} ${change.clave}: the change log's last change (${change.id}) does not leave it as it is stored` });
+      }
+      if (last.length < PAGE) break;
+      after = Number(last[last.length - 1]?.clave);
+      await nextTurn();
     }
   }
-  const named = wrong.slice(0, NAMED);
+  // Named in the order of the changes, oldest first.
+  const named = wrong.sort((a, b) => a.id - b.id).slice(0, NAMED).map((w) => w.problem);
   if (wrong.length > NAMED) named.push(`…and ${wrong.length - NAMED} more records that differ from their last change`);
   return named;
 }
+
+/** Records judged against the change log at a time. */
+const PAGE = 500;
 
 export interface CheckReport {
   migrations: MigrationState[];

@@ -5,7 +5,7 @@ import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
 import { resources } from '../resources/index.js';
-import { inSnapshot } from './snapshot.js';
+import { inSnapshot } from '../db/snapshot.js';
 
 /** A table's size and a SHA-256 of its records as the API answers them, in key order. */
 export interface TableSum {

@@ -6,7 +6,7 @@ import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
 import { resources } from '../resources/index.js';
-import { inSnapshot } from './snapshot.js';
+import { inSnapshot } from '../db/snapshot.js';
 import { writeStaffCsv } from './write/csv.js';
 import { withStaffSheets } from './write/sheets.js';
 

@@ -4,7 +4,7 @@ import { comparable } from '../catalogue/comparable.js';
 import { Refusal, type Problem } from '../catalogue/refusal.js';
 import { validated } from '../catalogue/validation.js';
 import { moveSequencePastKeys } from '../db/dialect.js';
-import { allRows } from '../db/listing.js';
+import { allRows, turnTaker } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
 import { violationOf } from '../db/errors.js';
@@ -89,8 +89,11 @@ export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming[]
   try {
     await writeTransaction(db, async (trx) => {
       const importer = new Importer(trx, options, result);
+      // Records are checked and stored a few milliseconds at a time, the event loop free in between.
+      const turn = turnTaker();
       for await (const batch of incoming) {
         for (const item of batch) {
+          await turn();
           if ('problem' in item) {
             const { problem, ...about } = item;
             found(result, { ...about, sentence: problem });

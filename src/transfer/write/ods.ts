@@ -1,8 +1,9 @@
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { Db } from '../../db/schema.js';
 import { shownFecha } from './csv.js';
 import { checkedRow, withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
-import { dateFormat, widthOf } from './xlsx.js';
+import { dateFormat, widthOf } from './workbook.js';
+import { startWorker } from './worker.js';
 
 export const ODS_TYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 
@@ -12,27 +13,46 @@ export const ODS_TYPE = 'application/vnd.oasis.opendocument.spreadsheet';
  * there is one), numbers and text. A text's lines are paragraphs of its cell. Built in memory.
  */
 export async function exportOds(db: Db, selection: Selection = {}): Promise<{ bytes: Buffer; records: number }> {
-  const tables: string[] = [];
+  // content.xml, a page of rows at a time: one string of it all would be copied and encoded at once.
+  const content = [Buffer.from(`${XML}<office:document-content ${NAMESPACES} office:version="1.3"><office:automatic-styles>${AUTOMATIC_STYLES}</office:automatic-styles><office:body><office:spreadsheet>`)];
   let records = 0;
   await withStaffSheets(db, selection, async (sheet) => {
     const { name, columns, pages } = sheet;
-    const rows = [`<table:table-row>${columns.map(({ label }) => `<table:table-cell table:style-name="header" office:value-type="string">${paragraphs(label)}</table:table-cell>`).join('')}</table:table-row>`];
+    const header = `<table:table-row>${columns.map(({ label }) => `<table:table-cell table:style-name="header" office:value-type="string">${paragraphs(label)}</table:table-cell>`).join('')}</table:table-row>`;
+    const widths = columns.map((column) => `<table:table-column table:style-name="${columnStyle(column)}"/>`).join('');
+    content.push(Buffer.from(`<table:table table:name="${escaped(name)}">${widths}<table:table-header-rows>${header}</table:table-header-rows>`));
+    // The sheet's rows so far, the header included.
+    let rows = 1;
     for await (const page of pages) {
-      for (const row of page) rows.push(`<table:table-row>${checkedRow(sheet, row, rows.length + 1).map(odsCell).join('')}</table:table-row>`);
+      content.push(Buffer.from(page.map((row) => `<table:table-row>${checkedRow(sheet, row, ++rows).map(odsCell).join('')}</table:table-row>`).join('')));
       records += page.length;
     }
-    const widths = columns.map((column) => `<table:table-column table:style-name="${columnStyle(column)}"/>`).join('');
-    tables.push(`<table:table table:name="${escaped(name)}">${widths}<table:table-header-rows>${rows[0]}</table:table-header-rows>${rows.slice(1).join('')}</table:table>`);
+    content.push(Buffer.from('</table:table>'));
   });
-  const content = `${XML}<office:document-content ${NAMESPACES} office:version="1.3"><office:automatic-styles>${AUTOMATIC_STYLES}</office:automatic-styles><office:body><office:spreadsheet>${tables.join('')}</office:spreadsheet></office:body></office:document-content>`;
-  const bytes = zipSync({
+  content.push(Buffer.from('</office:spreadsheet></office:body></office:document-content>'));
+  const files: Zippable = {
     // The package's type comes first, stored as it is: what tells a reader the file is an OpenDocument spreadsheet.
     mimetype: [strToU8(ODS_TYPE), { level: 0 }],
     'META-INF/manifest.xml': strToU8(MANIFEST),
-    'content.xml': strToU8(content),
+    'content.xml': Buffer.concat(content),
     'styles.xml': strToU8(STYLES),
-  });
+  };
+  const bytes = records <= IN_PROCESS ? zipSync(files) : await zippedInWorker(files);
   return { bytes: Buffer.from(bytes), records };
+}
+
+/** Records whose spreadsheet is zipped on the event loop: a few milliseconds. */
+const IN_PROCESS = 1000;
+
+/** `files` zipped by a worker thread of its own (zipWorker.ts): checksumming and deflating a large sheet holds the event loop for a tenth of a second or more. */
+async function zippedInWorker(files: Zippable): Promise<Uint8Array> {
+  const { worker, answer } = startWorker<Uint8Array>('./zipWorker.js');
+  try {
+    worker.postMessage(files);
+    return await answer;
+  } finally {
+    await worker.terminate();
+  }
 }
 
 function odsCell(cell: SheetCell): string {

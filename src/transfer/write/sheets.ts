@@ -1,11 +1,11 @@
 import { TIPOS_EVENTO } from '../../catalogue/fields.js';
 import { fieldLabels, labelsOfResource, valueLabel } from '../../catalogue/labels.js';
 import { messages } from '../../catalogue/messages.js';
-import { allRows, listRows, type ListQuery } from '../../db/listing.js';
+import { allRows, listPages, type ListQuery } from '../../db/listing.js';
 import type { Db } from '../../db/schema.js';
 import type { AnyResource, Reference } from '../../resources/define.js';
 import { resources } from '../../resources/index.js';
-import { inSnapshot } from '../snapshot.js';
+import { inSnapshot } from '../../db/snapshot.js';
 
 /** A sheet's cell: text, a number, a `fecha` as the API answers it (the event's wall clock), or nothing. */
 export type SheetCell = string | number | { fecha: string } | null;
@@ -27,6 +27,9 @@ export interface StaffSheet {
   /** The rows, a page at a time, to be read while the export's snapshot lasts. */
   pages: AsyncIterable<SheetCell[][]>;
 }
+
+/** Rows read and made into cells at a time: a few milliseconds of the event loop. */
+const PAGE = 250;
 
 /** What a sheet cannot hold: more rows than it has, or a character XML cannot carry. The export is refused, never written without it. */
 export class NotInASheet extends Error {}
@@ -75,12 +78,8 @@ export async function withStaffSheets(db: Db, selection: Selection, each: (sheet
         return columns.map(({ field }) => cellOf(resource, field, record, shown));
       };
       async function* pages(): AsyncGenerator<SheetCell[][]> {
-        if (selection.list && selection.resource === resource) {
-          const { rows } = await listRows(trx, { table: resource.table, key: resource.key.name, kinds: resource.kinds }, { ...selection.list, window: undefined }, 0);
-          yield (rows as Record<string, unknown>[]).map(cells);
-          return;
-        }
-        for await (const rows of allRows(trx, resource.table, resource.key.name)) yield rows.map(cells);
+        const list = selection.list && selection.resource === resource ? selection.list : { conditions: [], sort: [] };
+        for await (const rows of listPages(trx, { table: resource.table, key: resource.key.name, kinds: resource.kinds }, list, PAGE)) yield rows.map(cells);
       }
       await each({ resource, name: labelsOfResource(resource.name)[1], columns, pages: pages() });
     }

@@ -1,39 +1,81 @@
-import writeXlsxFile, { type Cell, type Sheet } from 'write-excel-file/node';
+import type { Worker } from 'node:worker_threads';
 import type { Db } from '../../db/schema.js';
 import { checkedRow, withStaffSheets, type Column, type Selection, type SheetCell } from './sheets.js';
+import { workbookOf, type PlainSheet } from './workbook.js';
+import { startWorker } from './worker.js';
+import type { WorkbookMessage } from './workbookWorker.js';
 
 /**
  * The selection (sheets.ts) as an .xlsx workbook: a sheet per resource named by its Spanish label,
  * headers as the admin's labels, dates as date cells showing the wall clock, references by name,
- * which `import --on-conflict update` reads back. The workbook is built in memory.
+ * which `import --on-conflict update` reads back. Past IN_PROCESS cells the workbook is built in a
+ * worker thread, its rows sent there a page at a time as they are read: its build is one
+ * synchronous step that would hold the event loop (about two seconds for 30,000 records).
  */
 export async function exportWorkbook(db: Db, selection: Selection = {}): Promise<{ bytes: Buffer; records: number }> {
-  const sheets: Sheet<Buffer>[] = [];
+  const workbook = new Workbook();
   let records = 0;
-  await withStaffSheets(db, selection, async (sheet) => {
-    const { name, columns, pages } = sheet;
-    const data: Cell[][] = [columns.map(({ label }) => ({ value: label, fontWeight: 'bold' as const }))];
-    for await (const rows of pages) {
-      for (const row of rows) data.push(checkedRow(sheet, row, data.length + 1).map(xlsxCell));
-      records += rows.length;
+  try {
+    await withStaffSheets(db, selection, async (sheet) => {
+      workbook.sheet(sheet.name, sheet.columns);
+      // The sheet's rows so far, the header included.
+      let rows = 1;
+      for await (const page of sheet.pages) {
+        workbook.rows(page.map((row) => checkedRow(sheet, row, ++rows)));
+        records += page.length;
+      }
+    });
+    return { bytes: await workbook.bytes(), records };
+  } finally {
+    await workbook.close();
+  }
+}
+
+/** Cells a workbook built on the event loop holds at most: some tens of milliseconds of building. */
+const IN_PROCESS = 5000;
+
+/** The sheets of a workbook being made: held here while small, else sent to its worker thread (workbookWorker.ts). */
+class Workbook {
+  private readonly held: PlainSheet[] = [];
+  private cells = 0;
+  private worker: Worker | undefined;
+  private built: Promise<Uint8Array> | undefined;
+
+  sheet(name: string, columns: Column[]): void {
+    if (this.worker) this.send({ sheet: { name, columns } });
+    else this.held.push({ name, columns, rows: [] });
+  }
+
+  rows(rows: SheetCell[][]): void {
+    if (this.worker) return this.send({ rows });
+    this.held.at(-1)?.rows.push(...rows);
+    this.cells += rows.reduce((sum, row) => sum + row.length, 0);
+    if (this.cells > IN_PROCESS) this.start();
+  }
+
+  async bytes(): Promise<Buffer> {
+    if (!this.worker || !this.built) return workbookOf(this.held);
+    this.send({ end: true });
+    const bytes = await this.built;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  /** Hands what is held to a worker of its own, which builds the workbook from here on. */
+  private start(): void {
+    const { worker, answer } = startWorker<Uint8Array>('./workbookWorker.js');
+    this.worker = worker;
+    this.built = answer;
+    for (const { rows, ...sheet } of this.held.splice(0)) {
+      this.send({ sheet });
+      this.send({ rows });
     }
-    sheets.push({ data, sheet: name, stickyRowsCount: 1, columns: columns.map((column) => ({ width: widthOf(column) })) });
-  });
-  return { bytes: await writeXlsxFile(sheets).toBuffer(), records };
-}
+  }
 
-function xlsxCell(cell: SheetCell): Cell {
-  if (cell === null || typeof cell !== 'object') return cell;
-  return { value: new Date(cell.fecha), type: Date, format: dateFormat(cell.fecha) };
-}
-
-/** As much of the wall clock as the value holds: the day, the minute, or the second. */
-export function dateFormat(fecha: string): 'dd/mm/yyyy' | 'dd/mm/yyyy hh:mm' | 'dd/mm/yyyy hh:mm:ss' {
-  if (fecha.includes('T00:00:00.000')) return 'dd/mm/yyyy';
-  return fecha.slice(16, 23) === ':00.000' ? 'dd/mm/yyyy hh:mm' : 'dd/mm/yyyy hh:mm:ss';
-}
-
-/** A column's width in characters. */
-export function widthOf(column: Column): number {
-  return { 'long text': 60, text: 30, fecha: 18, number: 14 }[column.kind];
+  private send(message: WorkbookMessage): void {
+    this.worker?.postMessage(message);
+  }
 }

@@ -1,0 +1,112 @@
+// Work that grows with the store (exports, the calendar) goes in slices, the event loop and the
+// store's connection free between them: lookups sent after it started are answered before it ends.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import readXlsxFile from 'read-excel-file/node';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { categorias, eventosUrbanos, peliculas } from '../../src/resources/index.js';
+import { readSpreadsheets } from '../../src/transfer/read/index.js';
+import type { Incoming } from '../../src/transfer/read/types.js';
+import { importCatalogue } from '../../src/transfer/import.js';
+import { harness } from '../harness.js';
+import { backend } from '../stores.js';
+
+/** Enough for a dozen pages of each long read, and a workbook built in its worker thread. */
+const EVENTS = 2000;
+const MOVIES = 300;
+const DELETED = 20;
+
+const place = { file: 'seed' };
+async function* catalogue(): AsyncGenerator<Incoming[]> {
+  yield Array.from({ length: 5 }, (_, i) => ({ resource: categorias, record: { nombre: `Categoría ${i + 1}` }, place }));
+  yield Array.from({ length: MOVIES }, (_, i) => ({
+    resource: peliculas,
+    record: { titulo: `Película ${i + 1}`, sipnosis: 'Una familia del barrio sur, un verano de cambios.', duracion: 90, categoria_id: (i % 5) + 1 },
+    place,
+  }));
+  yield Array.from({ length: EVENTS }, (_, i) => ({
+    resource: eventosUrbanos,
+    record: { titulo: `Feria ${i + 1}`, descripcion: 'Música, libros y comida en la plaza del barrio, toda la tarde.', fecha: `2027-0${(i % 9) + 1}-1${i % 10}${i % 2 ? 'T20:30:00Z' : ''}`, lugar: 'Plaza', categoria_id: (i % 5) + 1 },
+    place,
+  }));
+}
+
+describe(`long work beside lookups (${backend})`, () => {
+  const { store } = harness();
+  let app: FastifyInstance;
+
+  before(async () => {
+    // A file on SQLite: a long read holds a connection of its own there, as in production.
+    const { url } = await store();
+    const db = openDatabase(url);
+    await migrateToLatest(db);
+    const seeded = await importCatalogue(db, catalogue(), { onConflict: 'error', dryRun: false, quien: null, timeZone: 'UTC' });
+    await db.destroy();
+    assert.deepEqual(seeded.problems, []);
+    app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' }));
+    for (let i = 1; i <= DELETED; i++) assert.equal((await app.inject({ method: 'DELETE', url: `/eventosUrbanos/${i * 100}` })).statusCode, 200);
+  });
+  after(() => app.close());
+
+  /** The next movie to look up: each is asked for once, so its answer comes from the store, not a cache. */
+  let next = 1;
+
+  /** Sends `url`, and beside it two clients that each send lookups one after another, until it is answered (or each had ten answered before it). */
+  async function beside(url: string) {
+    let answered = false;
+    const long = app.inject({ method: 'GET', url }).then((res) => ((answered = true), res));
+    let during = 0;
+    const client = async () => {
+      for (let mine = 0; !answered && mine < 10; mine++) {
+        const lookup = await app.inject({ method: 'GET', url: `/peliculas/${encodeURIComponent(`Película ${next++}`)}` });
+        assert.equal(lookup.statusCode, 200, lookup.body);
+        assert.ok(next <= MOVIES, 'movies left to look up');
+        if (!answered) during++;
+      }
+    };
+    await Promise.all([client(), client()]);
+    return { res: await long, during };
+  }
+
+  it('when the whole catalogue is exported as .xlsx, then lookups are answered meanwhile, and the workbook holds every record', async () => {
+    const { res, during } = await beside('/exportar.xlsx');
+    assert.equal(res.statusCode, 200);
+    assert.ok(during >= 4, `${during} lookups answered while the workbook was made`);
+    const sheets = await readXlsxFile(res.rawPayload);
+    assert.equal(sheets.find((s) => s.sheet === 'Eventos urbanos')?.data.length, 1 + EVENTS - DELETED);
+    assert.equal(sheets.find((s) => s.sheet === 'Películas')?.data.length, 1 + MOVIES);
+  });
+
+  it('when the whole catalogue is exported as .ods, then lookups are answered meanwhile, and the spreadsheet reads back whole', async () => {
+    const { res, during } = await beside('/exportar.ods');
+    assert.equal(res.statusCode, 200);
+    assert.ok(during >= 4, `${during} lookups answered while the spreadsheet was made`);
+    const read = new Map<string, number>();
+    for await (const batch of readSpreadsheets([{ name: 'catalogo.ods', bytes: res.rawPayload }])) {
+      for (const item of batch) if ('resource' in item) read.set(item.resource.name, (read.get(item.resource.name) ?? 0) + 1);
+    }
+    assert.equal(read.get('eventosUrbanos'), EVENTS - DELETED);
+    assert.equal(read.get('peliculas'), MOVIES);
+  });
+
+  it('when a list is exported filtered and sorted as CSV, then lookups are answered meanwhile, and it holds the list in its order', async () => {
+    const { res, during } = await beside('/exportar.csv?recurso=eventosUrbanos&_sort=titulo&_order=desc&lugar=plaza');
+    assert.equal(res.statusCode, 200);
+    assert.ok(during >= 4, `${during} lookups answered while the CSV was made`);
+    const titles = res.body.split('\r\n').slice(1, -1).map((line) => line.split(';')[1]);
+    assert.equal(titles.length, EVENTS - DELETED);
+    assert.deepEqual(titles, [...titles].sort().reverse());
+  });
+
+  it('when the calendar of every event is asked for, then lookups are answered meanwhile, and it holds the deleted events too', async () => {
+    const { res, during } = await beside('/eventosUrbanos.ics');
+    assert.equal(res.statusCode, 200);
+    assert.ok(during >= 4, `${during} lookups answered while the calendar was made`);
+    assert.equal(res.body.split('BEGIN:VEVENT').length - 1, EVENTS);
+    assert.equal(res.body.split('STATUS:CANCELLED').length - 1, DELETED);
+  });
+});
