@@ -47,7 +47,9 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
   /** The open streams, each with what stops feeding it. */
   const streams = new Map<ServerResponse, () => void>();
   // Before the server waits for open connections to end: each stream is told nothing more, then its answer ends.
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     feed.close();
     for (const [response, end] of streams) {
       end();
@@ -114,6 +116,8 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
         check();
       });
     write(`retry: ${RECONNECT_MS}\n\n`);
+    // One that was opening when the service began to stop (its start was being looked up) ends as the open ones did.
+    if (closing) return void response.end();
     const heartbeat = setInterval(() => {
       if (!full) write(': latido\n\n');
     }, HEARTBEAT_MS);

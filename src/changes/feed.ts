@@ -37,10 +37,12 @@ interface Follower {
 
 /** How often the store is asked for newly committed changes while anyone listens. */
 const POLL_MS = 250;
+/** How soon the store is asked again while the horizon waits for transactions in progress (PostgreSQL). */
+const AGAIN_MS = 50;
 /** Changes read per query by the poller. */
 const PAGE = 1000;
-/** Changes read per query by a stream catching up: what it may hold in memory beside its socket's buffer. */
-const CATCH_UP_PAGE = 200;
+/** Changes read per query by a stream catching up: what it holds in memory beside its socket's buffer. */
+const CATCH_UP_PAGE = 50;
 
 /**
  * The changes committed to the store, by whichever process, delivered to this process's streams
@@ -70,6 +72,8 @@ export class ChangeFeed {
   /** PostgreSQL: ids seen, each waiting for the transactions its snapshot saw in progress. */
   private pending: { snapshot: string; max: number }[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** PostgreSQL: the next look, soon, while the horizon waits for transactions that were in progress. */
+  private again: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private closed = false;
 
@@ -123,16 +127,16 @@ export class ChangeFeed {
   }
 
   /**
-   * Reads the log for `follower` from its position up to the horizon, a page at a time, each page
-   * once its reader has taken the last; then hands it to the poller. Only a reader that stops
-   * reading holds it: `drained` settles when it reads again or its stream is gone.
+   * Reads the log for `follower` from its position up to the horizon, a page at a time, writing a
+   * change only once its reader has taken those before; then hands it to the poller. Only a reader
+   * that stops reading holds it: `drained` settles when it reads again or its stream is gone.
    */
   private async catchUp(follower: Follower, full: boolean): Promise<void> {
     const { subscriber } = follower;
     try {
+      if (full) await subscriber.drained();
       for (;;) {
-        if (full) await subscriber.drained();
-        else await new Promise(setImmediate);
+        await new Promise(setImmediate);
         if (this.horizon === undefined) await this.poll();
         if (follower.stopped) return;
         // Read and compared with no wait in between: the poller moves the horizon only before it hands out what lies below it.
@@ -142,9 +146,11 @@ export class ChangeFeed {
           return;
         }
         const rows = await changesWhere(this.db, sql`id > ${follower.position} and id <= ${horizon} ${filters(this.db, follower.conditions)}`, CATCH_UP_PAGE);
-        if (follower.stopped) return;
-        full = !rows.every((row) => hand(follower, row, true));
-        if (!full && rows.length < CATCH_UP_PAGE) follower.position = Math.max(follower.position, horizon);
+        for (const row of rows) {
+          if (follower.stopped) return;
+          if (!hand(follower, row, true)) await subscriber.drained();
+        }
+        if (rows.length < CATCH_UP_PAGE) follower.position = Math.max(follower.position, horizon);
       }
     } catch (error) {
       if (!follower.stopped) subscriber.fail(error);
@@ -165,6 +171,7 @@ export class ChangeFeed {
 
   private stop(): void {
     clearInterval(this.timer);
+    clearTimeout(this.again);
     this.timer = undefined;
   }
 
@@ -176,6 +183,13 @@ export class ChangeFeed {
 
   private async advance(): Promise<void> {
     const next = dialectOf(this.db) === 'postgres' ? await this.postgresHorizon() : await this.sqliteHorizon();
+    // Those transactions are most often a write's, over in milliseconds: looked at again then, not a whole POLL_MS later.
+    if (this.pending.length > 0 && this.timer && !this.again) {
+      this.again = setTimeout(() => {
+        this.again = undefined;
+        void this.poll().catch(this.onError);
+      }, AGAIN_MS);
+    }
     const from = this.horizon;
     // Moved before anything below it is handed out: a follower that catches up to it reads that much itself.
     this.horizon = Math.max(from ?? 0, next);

@@ -3,7 +3,7 @@
 // two, gets every change exactly once, in order, within a second; SIGTERM ends every stream.
 // Random: it prints its seed; FEED_SEED=<seed> replays it.
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { before, describe, it, type TestContext } from 'node:test';
 import { harness } from '../harness.js';
 import { allLogIds, post, rawFollow, seeded, type Received } from '../feedClient.js';
 import { backend } from '../stores.js';
@@ -24,7 +24,7 @@ describe(`the live feed across service processes (${backend})`, () => {
    * WRITERS writers create categories, spread over `bases`, while a reader follows from the start,
    * dropping its connection at random moments and resuming on a random one of `bases`.
    */
-  async function writeAndFollow(bases: string[]) {
+  async function writeAndFollow(t: TestContext, bases: string[]) {
     const answered = new Map<string, number>();
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
       for (let i = 0; i < WRITES; i++) {
@@ -36,10 +36,13 @@ describe(`the live feed across service processes (${backend})`, () => {
     const written = Promise.all(writers).finally(() => (writing = false));
     const received: Received[] = [];
     const late: string[] = [];
+    let slowest = 0;
+    let readers = 0;
     let last = 0;
     while (writing || received.length < WRITERS * WRITES) {
       const base = bases[Math.floor(random() * bases.length)] ?? '';
       const reader = rawFollow(base, '/cambios', { 'last-event-id': String(last) });
+      readers++;
       // Dropped after up to 300 ms, in the middle of an event as likely as not.
       const dropAfter = Math.floor(random() * 300);
       await reader.until(() => reader.head !== undefined, 'the answer');
@@ -51,32 +54,34 @@ describe(`the live feed across service processes (${backend})`, () => {
         const answer = answered.get(`${event.data.recurso} ${event.data.clave}`);
         // From when its write was answered, or when this stream opened if that was later.
         const waited = answer === undefined ? 0 : event.at - Math.max(answer, reader.connectedAt);
+        slowest = Math.max(slowest, waited);
         if (waited > WITHIN_MS) late.push(`${event.id} after ${waited} ms`);
       }
       received.push(...reader.events);
       last = received.at(-1)?.id ?? last;
     }
     await written;
+    t.diagnostic(`${WRITERS * WRITES} changes over ${readers} connections on ${bases.length} process(es); slowest ${slowest} ms after its write's answer`);
     const log = await allLogIds(bases[0] ?? '');
     assert.equal(log.length, WRITERS * WRITES);
     assert.deepEqual(received.map((e) => e.id), log, `seed ${seed}`);
     assert.deepEqual(late, [], `seed ${seed}: changes that took over ${WITHIN_MS} ms`);
   }
 
-  it('when writers commit at once on one process and a reader drops and resumes with Last-Event-ID, then it gets every change exactly once, in order, each within a second', async () => {
+  it('when writers commit at once on one process and a reader drops and resumes with Last-Event-ID, then it gets every change exactly once, in order, each within a second', async (t) => {
     const one = await service({ DATABASE_URL: (await store()).url });
     await one.healthy();
-    await writeAndFollow([one.base]);
+    await writeAndFollow(t, [one.base]);
     assert.equal(await one.stop('SIGTERM'), 0);
   });
 
-  it('when writers commit on two processes and a reader resumes on either, then it gets every change exactly once, in order, each within a second', async () => {
+  it('when writers commit on two processes and a reader resumes on either, then it gets every change exactly once, in order, each within a second', async (t) => {
     const { url } = await store();
     const one = await service({ DATABASE_URL: url });
     await one.healthy();
     const two = await service({ DATABASE_URL: url });
     await two.healthy();
-    await writeAndFollow([one.base, two.base]);
+    await writeAndFollow(t, [one.base, two.base]);
     assert.deepEqual(await Promise.all([one.stop('SIGTERM'), two.stop('SIGTERM')]), [0, 0]);
   });
 
