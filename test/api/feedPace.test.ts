@@ -27,6 +27,14 @@ describe(`the live feed's pace (${backend})`, () => {
     store = await freshStore();
     ({ app, base } = await serve(store, { CHANGES_STALL_SECONDS: '2' }));
     app.server.on('connection', (socket: Socket) => sockets.set(socket.remotePort ?? 0, socket));
+  });
+  after(async () => {
+    await app.close();
+    await store.drop();
+  });
+
+  /** The log the tests read: written by the first test, while a reader follows it live. */
+  async function writeLog(): Promise<void> {
     const { id } = await post(base, '/categorias', { nombre: 'Cine' });
     // Three bytes a character in UTF-8: 15 KB a movie, 30 KB a replacement (before and after).
     const sipnosis = (c: string) => c.repeat(5000);
@@ -38,11 +46,7 @@ describe(`the live feed's pace (${backend})`, () => {
         assert.equal(replaced.status, 200, await replaced.text());
       }));
     }
-  });
-  after(async () => {
-    await app.close();
-    await store.drop();
-  });
+  }
 
   /** The most bytes the service held for the reader on `port` while `during` ran, sampled every 10 ms. */
   async function mostHeld(port: number, during: Promise<void>): Promise<number> {
@@ -62,6 +66,22 @@ describe(`the live feed's pace (${backend})`, () => {
     }
     return most;
   }
+
+  it('when a live reader takes a little each half second while 9 MB of changes are written, then the service holds a bounded part for it, and it gets every change in order once it reads', async () => {
+    const reader = rawFollow(base, '/cambios');
+    await reader.until(() => reader.head !== undefined, 'the answer');
+    reader.socket.pause();
+    const sipping = setInterval(() => {
+      reader.socket.resume();
+      setImmediate(() => reader.socket.pause());
+    }, 500);
+    const held = await mostHeld(reader.socket.localPort ?? 0, writeLog()).finally(() => clearInterval(sipping));
+    reader.socket.resume();
+    await reader.until(() => reader.events.length === CHANGES, 'every change');
+    assert.deepEqual(reader.events.map((e) => e.id), await allLogIds(base));
+    assert.ok(held <= HELD, `the service held ${held} bytes for a slow reader`);
+    reader.socket.destroy();
+  });
 
   it('when a reader starts at desde=0 on a log over 1 MiB and pauses its reading, then it gets every change in order once it reads again, the service holding a bounded part', async () => {
     const log = await allLogIds(base);
