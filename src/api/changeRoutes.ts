@@ -33,6 +33,32 @@ function startOf(lastEventId: string | string[] | undefined, desde: string | str
   return Number(given.trim());
 }
 
+/** Whether the reader has yet to take what was written: nothing more is written until it has. */
+const backedUp = (response: ServerResponse) => !response.destroyed && response.writableLength >= response.writableHighWaterMark;
+
+/**
+ * Settles once the reader has taken what was written, or the stream is gone. A reader that takes
+ * nothing for `stallMs` has stopped reading: its stream is cut, and it resumes from its last id.
+ */
+function taken(response: ServerResponse, stallMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const since = Date.now();
+    const check = () => {
+      if (backedUp(response)) {
+        if (Date.now() - since < stallMs) return;
+        response.destroy();
+      }
+      clearInterval(looking);
+      response.off('drain', check).off('close', check);
+      resolve();
+    };
+    // Looked at, not only awaited: a response whose bytes wait in its own buffer rather than the socket's is not always told 'drain'.
+    const looking = setInterval(check, DRAIN_LOOK_MS);
+    response.on('drain', check).on('close', check);
+    check();
+  });
+}
+
 const ById = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const json = 'application/json; charset=utf-8';
 const list = (rows: ChangeRow[]) => `[${rows.map(changeJson).join(',')}]`;
@@ -90,43 +116,18 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
     });
-    // Whether the reader has yet to take what was written: nothing more is written until it has.
-    let full = false;
-    const write = (text: string): boolean => {
-      full = !response.write(text);
-      return !full;
-    };
-    const drained = () =>
-      new Promise<void>((resolve) => {
-        const since = Date.now();
-        const check = () => {
-          if (!response.destroyed && response.writableLength >= response.writableHighWaterMark) {
-            // A reader that takes nothing for this long has stopped reading: let go, it resumes from its last id.
-            if (Date.now() - since >= options.stallSeconds * 1000) response.destroy();
-            else return;
-          }
-          clearInterval(looking);
-          response.off('drain', check).off('close', check);
-          full = false;
-          resolve();
-        };
-        // Also looked at, not only awaited: a response whose bytes wait in its own buffer rather than the socket's is not always told 'drain'.
-        const looking = setInterval(check, DRAIN_LOOK_MS);
-        response.on('drain', check).on('close', check);
-        check();
-      });
-    write(`retry: ${RECONNECT_MS}\n\n`);
+    response.write(`retry: ${RECONNECT_MS}\n\n`);
     // One that was opening when the service began to stop (its start was being looked up) ends as the open ones did.
     if (closing) return void response.end();
     const heartbeat = setInterval(() => {
-      if (!full) write(': latido\n\n');
+      if (!backedUp(response)) response.write(': latido\n\n');
     }, HEARTBEAT_MS);
     const stop = feed.subscribe(
       {
         ...start,
         matches: matcher(conditions),
-        send: (change) => write(`id: ${change.id}\nevent: cambio\ndata: ${changeJson(change)}\n\n`),
-        drained,
+        send: (change) => response.write(`id: ${change.id}\nevent: cambio\ndata: ${changeJson(change)}\n\n`),
+        drained: () => taken(response, options.stallSeconds * 1000),
         fail: (error) => {
           request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'change feed: stream failed');
           response.destroy();
