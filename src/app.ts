@@ -92,7 +92,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
   const versions = tableVersions(db, Object.fromEntries(resources.map((r) => [r.name, r.table])));
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions, config.TIMEZONE);
-  changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS });
+  changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
   calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE });
   const stopPruning = pruneRegularly(
     db,

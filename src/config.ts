@@ -62,6 +62,8 @@ export const ConfigSchema = Type.Object({
    * Half of MAX_CONNECTIONS's default: streams never take every connection from the API's requests.
    */
   CHANGES_MAX_STREAMS: Type.Integer({ minimum: 0, default: 500 }),
+  /** A live change stream whose reader takes nothing for this many seconds is disconnected (it resumes from its last id). */
+  CHANGES_STALL_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 30 }),
   /** The calendar's name in calendar apps (X-WR-CALNAME of /eventosUrbanos.ics). */
   CALENDAR_NAME: Type.String({ minLength: 1, default: 'Cartelera' }),
   /** The domain of the calendar's event UIDs (eventoUrbano-<id>@<domain>): keep it once published. */

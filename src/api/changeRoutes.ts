@@ -19,10 +19,10 @@ import { HEADERS } from './openapi.js';
 /** Seconds a client refused for want of a stream slot is asked to wait. */
 const STREAM_RETRY_SECONDS = 5;
 const HEARTBEAT_MS = 15_000;
+/** How often a stream waiting for its reader looks whether it has taken what was written. */
+const DRAIN_LOOK_MS = 50;
 /** What a client waits before it reconnects (the stream's `retry:`). */
 const RECONNECT_MS = 1000;
-/** Bytes a stream may have waiting for a slow reader before it is disconnected. */
-const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 const wantsStream = (request: FastifyRequest) => /\btext\/event-stream\b/i.test(request.headers.accept ?? '');
 
@@ -34,6 +34,32 @@ function startOf(lastEventId: string | string[] | undefined, desde: string | str
   return Number(given.trim());
 }
 
+/** Whether the reader has yet to take what was written: nothing more is written until it has. */
+const backedUp = (response: ServerResponse) => !response.destroyed && response.writableLength >= response.writableHighWaterMark;
+
+/**
+ * Settles once the reader has taken what was written, or the stream is gone. A reader that takes
+ * nothing for `stallMs` has stopped reading: its stream is cut, and it resumes from its last id.
+ */
+function taken(response: ServerResponse, stallMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const since = Date.now();
+    const check = () => {
+      if (backedUp(response)) {
+        if (Date.now() - since < stallMs) return;
+        response.destroy();
+      }
+      clearInterval(looking);
+      response.off('drain', check).off('close', check);
+      resolve();
+    };
+    // Looked at, not only awaited: a response whose bytes wait in its own buffer rather than the socket's is not always told 'drain'.
+    const looking = setInterval(check, DRAIN_LOOK_MS);
+    response.on('drain', check).on('close', check);
+    check();
+  });
+}
+
 const ById = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 const json = 'application/json; charset=utf-8';
 const list = (rows: ChangeRow[]) => `[${rows.map(changeJson).join(',')}]`;
@@ -42,14 +68,20 @@ const list = (rows: ChangeRow[]) => `[${rows.map(changeJson).join(',')}]`;
  * The change log over HTTP: `GET /cambios` (the resources' list dialect; the first 1,000 when no
  * page is asked for), `GET /cambios/{id}`, and `POST /cambios/{id}/deshacer`, the undo.
  */
-export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams: number }): void {
+export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams: number; stallSeconds: number }): void {
   const tags = ['cambios'];
   const feed = new ChangeFeed(db, (error) => app.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'change feed: poll failed'));
-  const streams = new Set<ServerResponse>();
-  // Before the server waits for open connections to end: streams end cleanly on SIGTERM.
+  /** The open streams, each with what stops feeding it. */
+  const streams = new Map<ServerResponse, () => void>();
+  // Before the server waits for open connections to end: each stream is told nothing more, then its answer ends.
+  let closing = false;
   app.addHook('preClose', async () => {
+    closing = true;
     feed.close();
-    for (const stream of streams) stream.end();
+    for (const [response, end] of streams) {
+      end();
+      response.end();
+    }
   });
   app.get(
     '/cambios',
@@ -108,26 +140,32 @@ export function changeRoutes(app: FastifyInstance, db: Db, options: { maxStreams
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
     });
-    streams.add(response);
-    const write = (text: string) => {
-      // A reader this far behind is let go rather than buffered without bound; it resumes from its last id.
-      if (!response.write(text) && response.writableLength > MAX_BUFFERED_BYTES) response.destroy();
-    };
-    write(`retry: ${RECONNECT_MS}\n\n`);
-    const heartbeat = setInterval(() => write(': latido\n\n'), HEARTBEAT_MS);
-    let stop: (() => void) | undefined;
-    response.on('close', () => {
+    response.write(`retry: ${RECONNECT_MS}\n\n`);
+    // One that was opening when the service began to stop (its start was being looked up) ends as the open ones did.
+    if (closing) return void response.end();
+    const heartbeat = setInterval(() => {
+      if (!backedUp(response)) response.write(': latido\n\n');
+    }, HEARTBEAT_MS);
+    const stop = feed.subscribe(
+      {
+        ...start,
+        matches: matcher(conditions),
+        send: (change) => response.write(`id: ${change.id}\nevent: cambio\ndata: ${changeJson(change)}\n\n`),
+        drained: () => taken(response, options.stallSeconds * 1000),
+        fail: (error) => {
+          request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'change feed: stream failed');
+          response.destroy();
+        },
+      },
+      conditions,
+    );
+    const end = () => {
       clearInterval(heartbeat);
       streams.delete(response);
-      stop?.();
-    });
-    try {
-      stop = await feed.subscribe({ ...start, matches: matcher(conditions), send: (change) => write(`id: ${change.id}\nevent: cambio\ndata: ${changeJson(change)}\n\n`) }, conditions);
-      if (response.destroyed) stop();
-    } catch (error) {
-      request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'change feed: stream failed');
-      response.destroy();
-    }
+      stop();
+    };
+    streams.set(response, end);
+    response.on('close', end);
   }
 
   app.get(

@@ -4,28 +4,44 @@ import { filtersOf, type Condition } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { changeList, changesWhere, type ChangeRow } from './read.js';
 
-/** What a stream is told: each change once, in id order. The feed moves `last` past what it sends. */
+/** What a stream is told: each change once, in id order, no faster than its reader takes them. */
 export interface Subscriber {
-  /** The last change id it was sent (or chose to start after). */
+  /** The change id it starts after. */
   last: number;
   /** Changes after `last` that were already committed when the stream opened: not sent (see `opening`). */
   committedBefore?: ReadonlySet<number>;
   matches: (change: ChangeRow) => boolean;
-  send: (change: ChangeRow) => void;
+  /** Writes one change; false when the reader has not taken what was written before (wait for `drained`). */
+  send: (change: ChangeRow) => boolean;
+  /** Settles once the reader has taken what was written (or the stream is gone). */
+  drained: () => Promise<void>;
+  /** Ends the stream: the store could not be read for it. It resumes from its last id. */
+  fail: (error: unknown) => void;
 }
 
-/** A subscriber, and what the poller uncovered for it while it was still catching up. */
+/**
+ * A subscriber and how it is fed. `live`: by the poller, with everyone, from what each poll reads.
+ * Otherwise catching up: it reads the log itself, a page at a time, as fast as its reader takes it.
+ */
 interface Follower {
   subscriber: Subscriber;
-  queued: ChangeRow[] | undefined;
+  live: boolean;
+  /** The id up to which it was handed every change it follows, sent or not. */
+  position: number;
   /** The resources it follows (its `recurso=` filter), or undefined for all of them. */
   resources: readonly string[] | undefined;
+  conditions: Condition[];
+  stopped: boolean;
 }
 
 /** How often the store is asked for newly committed changes while anyone listens. */
 const POLL_MS = 250;
-/** Changes read per query, catching up or following. */
+/** How soon the store is asked again while the horizon waits for transactions in progress (PostgreSQL). */
+const AGAIN_MS = 50;
+/** Changes read per query by the poller. */
 const PAGE = 1000;
+/** Changes read per query by a stream catching up: what it holds in memory beside its socket's buffer. */
+const CATCH_UP_PAGE = 50;
 
 /**
  * The changes committed to the store, by whichever process, delivered to this process's streams
@@ -37,18 +53,26 @@ const PAGE = 1000;
  * committed in another: a transaction can hold id 10, uncommitted, while 11 is visible. So each
  * poll notes the highest visible id with the snapshot it was read in; that id becomes the horizon
  * once every transaction the snapshot saw in progress has ended (pg_xact_status). Any id taken
- * later is higher, because sequences only grow. See docs/api.md, "The live feed".
+ * later is higher, because sequences only grow. This holds because every write stores its record
+ * before its change (resources/writes.ts): a transaction has an xid before it takes a change id,
+ * and nextval alone gives it none. See docs/api.md, "The live feed".
+ *
+ * A stream is fed at the pace its reader reads: below the horizon it reads the log itself, a page
+ * at a time, waiting for its reader between pages; at the horizon it joins the poller's delivery;
+ * when its reader falls behind there, it leaves again and catches up from where it was.
  */
 export class ChangeFeed {
   private readonly followers = new Set<Follower>();
   /** The followers of every resource, and those of each resource: a change is looked at by the ones it may concern only. */
   private readonly ofEverything = new Set<Follower>();
   private readonly ofResource = new Map<string, Set<Follower>>();
-  /** Highest id up to which every change is visible, and was handed to the subscribers. */
+  /** Highest id up to which every change is visible, and was handed to the live followers. */
   private horizon: number | undefined;
   /** PostgreSQL: ids seen, each waiting for the transactions its snapshot saw in progress. */
   private pending: { snapshot: string; max: number }[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** PostgreSQL: the next look, soon, while the horizon waits for transactions that were in progress. */
+  private again: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private closed = false;
 
@@ -79,39 +103,64 @@ export class ChangeFeed {
     return { last, committedBefore: new Set(rows.map((r) => Number(r.id))) };
   }
 
-  /**
-   * Follows `subscriber` from its `last`: the changes up to the horizon are read from the store
-   * first, then it is fed as the horizon advances. The returned function stops it.
-   */
-  async subscribe(subscriber: Subscriber, conditions: Condition[]): Promise<() => void> {
-    const follower: Follower = { subscriber, queued: [], resources: resourcesOf(conditions) };
+  /** Follows `subscriber` from its `last`, catching up from the store first. The returned function stops it. */
+  subscribe(subscriber: Subscriber, conditions: Condition[]): () => void {
+    const follower: Follower = { subscriber, live: false, position: subscriber.last, resources: resourcesOf(conditions), conditions, stopped: false };
     this.add(follower);
     this.start();
-    const stop = () => {
+    void this.catchUp(follower, false);
+    return () => {
+      follower.stopped = true;
       this.remove(follower);
       if (this.followers.size === 0) this.stop();
     };
-    try {
-      const horizon = await this.currentHorizon();
-      for (;;) {
-        const rows = await changesWhere(this.db, sql`id > ${subscriber.last} and id <= ${horizon} ${filters(this.db, conditions)}`, PAGE);
-        for (const row of rows) deliver(subscriber, row);
-        if (rows.length < PAGE) break;
-      }
-      const queued = follower.queued ?? [];
-      follower.queued = undefined;
-      for (const row of queued) if (subscriber.matches(row)) deliver(subscriber, row);
-    } catch (error) {
-      stop();
-      throw error;
-    }
-    return stop;
   }
 
   close(): void {
     this.closed = true;
-    for (const follower of this.followers) this.remove(follower);
+    for (const follower of this.followers) {
+      follower.stopped = true;
+      this.remove(follower);
+    }
     this.stop();
+  }
+
+  /**
+   * Reads the log for `follower` from its position up to the horizon, a page at a time, writing a
+   * change only once its reader has taken those before; then hands it to the poller. Only a reader
+   * that stops reading holds it: `drained` settles when it reads again or its stream is gone.
+   */
+  private async catchUp(follower: Follower, full: boolean): Promise<void> {
+    const { subscriber } = follower;
+    try {
+      if (full) await subscriber.drained();
+      for (;;) {
+        await new Promise(setImmediate);
+        if (this.horizon === undefined) await this.poll();
+        if (follower.stopped) return;
+        // Read and compared with no wait in between: the poller moves the horizon only before it hands out what lies below it.
+        const horizon = this.horizon ?? 0;
+        if (follower.position >= horizon) {
+          follower.live = true;
+          return;
+        }
+        const rows = await changesWhere(this.db, sql`id > ${follower.position} and id <= ${horizon} ${filters(this.db, follower.conditions)}`, CATCH_UP_PAGE);
+        for (const row of rows) {
+          if (follower.stopped) return;
+          if (!hand(follower, row, true)) await subscriber.drained();
+        }
+        if (rows.length < CATCH_UP_PAGE) follower.position = Math.max(follower.position, horizon);
+      }
+    } catch (error) {
+      if (!follower.stopped) subscriber.fail(error);
+    }
+  }
+
+  /** A live follower whose reader has not taken what it was sent: it catches up from the store once it has. */
+  private fallBehind(follower: Follower, full: boolean): void {
+    if (!follower.live) return;
+    follower.live = false;
+    void this.catchUp(follower, full);
   }
 
   private start(): void {
@@ -121,10 +170,11 @@ export class ChangeFeed {
 
   private stop(): void {
     clearInterval(this.timer);
+    clearTimeout(this.again);
     this.timer = undefined;
   }
 
-  /** One look at the store: advance the horizon, and hand what it uncovers to the subscribers. */
+  /** One look at the store: advance the horizon, and hand what it uncovers to the live followers. */
   private poll(): Promise<void> {
     this.polling ??= this.advance().finally(() => (this.polling = undefined));
     return this.polling;
@@ -132,26 +182,45 @@ export class ChangeFeed {
 
   private async advance(): Promise<void> {
     const next = dialectOf(this.db) === 'postgres' ? await this.postgresHorizon() : await this.sqliteHorizon();
+    // Those transactions are most often a write's, over in milliseconds: looked at again then, not a whole POLL_MS later.
+    if (this.pending.length > 0 && this.timer && !this.again) {
+      this.again = setTimeout(() => {
+        this.again = undefined;
+        void this.poll().catch(this.onError);
+      }, AGAIN_MS);
+    }
     const from = this.horizon;
+    // Moved before anything below it is handed out: a follower that catches up to it reads that much itself.
     this.horizon = Math.max(from ?? 0, next);
     if (from === undefined || this.horizon <= from || this.followers.size === 0) return;
+    try {
+      await this.handOut(from, this.horizon);
+    } catch (error) {
+      // What a live follower was not handed, it reads from the store itself.
+      for (const follower of this.followers) this.fallBehind(follower, false);
+      throw error;
+    }
+  }
+
+  /** The changes in (from, to] to the live followers of their resources. */
+  private async handOut(from: number, to: number): Promise<void> {
     // Only the changes of resources someone follows are read.
     if (this.ofEverything.size === 0 && this.ofResource.size === 0) return;
     const wanted = this.ofEverything.size > 0 ? sql`` : sql`and recurso in (${sql.join([...this.ofResource.keys()])})`;
     let after = from;
     for (;;) {
-      const rows = await changesWhere(this.db, sql`id > ${after} and id <= ${this.horizon} ${wanted}`, PAGE);
+      const rows = await changesWhere(this.db, sql`id > ${after} and id <= ${to} ${wanted}`, PAGE);
       for (const row of rows) {
         for (const followers of [this.ofEverything, this.ofResource.get(row.recurso)]) {
-          for (const { subscriber, queued } of followers ?? []) {
-            if (queued) queued.push(row);
-            else if (subscriber.matches(row)) deliver(subscriber, row);
+          for (const follower of followers ?? []) {
+            if (follower.live && !hand(follower, row, follower.subscriber.matches(row))) this.fallBehind(follower, true);
           }
         }
       }
-      if (rows.length < PAGE) return;
+      if (rows.length < PAGE) break;
       after = rows[rows.length - 1]?.id ?? after;
     }
+    for (const follower of this.followers) if (follower.live) follower.position = Math.max(follower.position, to);
   }
 
   private add(follower: Follower): void {
@@ -208,11 +277,15 @@ function resourcesOf(conditions: Condition[]): string[] | undefined {
   return named.map((c) => c.values.map(String)).reduce((a, b) => a.filter((r) => b.includes(r)));
 }
 
-/** Sends `row` unless the subscriber has it already (or it predates the stream), and moves its `last` past it. */
-function deliver(subscriber: Subscriber, row: ChangeRow): void {
-  if (row.id <= subscriber.last) return;
-  subscriber.last = row.id;
-  if (!subscriber.committedBefore?.has(row.id)) subscriber.send(row);
+/**
+ * Moves `follower` past `row`, sending it when it matches, is new to it and was not committed
+ * before its stream opened. False when its reader has not yet taken what it was sent.
+ */
+function hand(follower: Follower, row: ChangeRow, matches: boolean): boolean {
+  if (row.id <= follower.position) return true;
+  follower.position = row.id;
+  if (!matches || follower.subscriber.committedBefore?.has(row.id)) return true;
+  return follower.subscriber.send(row);
 }
 
 /** The list's own filters (db/listing.ts), for a stream's catch-up. */
