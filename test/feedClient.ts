@@ -187,15 +187,3 @@ export async function allLogIds(base: string): Promise<number[]> {
     if (rows.length < 1000) return ids;
   }
 }
-
-/** A random number generator from a seed (mulberry32): a random test prints its seed and replays with it. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

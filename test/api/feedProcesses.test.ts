@@ -1,15 +1,14 @@
 // The live feed between service processes as `npm start` runs them: a reader that drops its
 // connection at random moments and resumes with Last-Event-ID, on one process or on either of
 // two, gets every change exactly once, in order, within a second; SIGTERM ends every stream.
-// Random: it prints its seed; FEED_SEED=<seed> replays it.
+// Random: it prints its seed; TEST_SEED=<seed> replays its choices (not the timing between processes).
 import assert from 'node:assert/strict';
-import { before, describe, it, type TestContext } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { harness } from '../harness.js';
-import { allLogIds, post, rawFollow, seeded, type Received } from '../feedClient.js';
+import { allLogIds, post, rawFollow, type Received } from '../feedClient.js';
+import { seededRandom, seedFor } from '../random.js';
 import { backend } from '../stores.js';
 
-const seed = Number(process.env.FEED_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const random = seeded(seed);
 
 const WRITERS = 3;
 const WRITES = 150;
@@ -22,7 +21,6 @@ const WITHIN_MS = 1000;
 
 describe(`the live feed across service processes (${backend})`, () => {
   const { store, service } = harness();
-  before((t) => t.diagnostic(`feed seed ${seed} (replay: FEED_SEED=${seed})`));
 
   /**
    * WRITERS writers create movies, spread over `bases`, while a reader follows from the start,
@@ -30,6 +28,8 @@ describe(`the live feed across service processes (${backend})`, () => {
    * random one of `bases`.
    */
   async function writeAndFollow(t: TestContext, bases: string[]) {
+    const seed = seedFor(t);
+    const random = seededRandom(seed);
     const answered = new Map<string, number>();
     const categoria = await post(bases[0] ?? '', '/categorias', { nombre: 'Cine' });
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
