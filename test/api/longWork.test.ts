@@ -1,4 +1,4 @@
-// Work that grows with the store (exports, the calendar) goes in slices, the event loop and the
+// Work that grows with the store (exports, the calendar, a feed reader's catch-up) goes in slices, the event loop and the
 // store's connection free between them: lookups sent after it started are answered before it ends.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +12,7 @@ import { categorias, eventosUrbanos, peliculas } from '../../src/resources/index
 import { readSpreadsheets } from '../../src/transfer/read/index.js';
 import type { Incoming } from '../../src/transfer/read/types.js';
 import { importCatalogue } from '../../src/transfer/import.js';
+import { allLogIds, rawFollow } from '../feedClient.js';
 import { harness } from '../harness.js';
 import { backend } from '../stores.js';
 
@@ -55,10 +56,10 @@ describe(`long work beside lookups (${backend})`, () => {
   /** The next movie to look up: each is asked for once, so its answer comes from the store, not a cache. */
   let next = 1;
 
-  /** Sends `url`, and beside it two clients that each send lookups one after another, until it is answered (or each had ten answered before it). */
-  async function beside(url: string) {
+  /** Runs `work`, and beside it two clients that each send lookups one after another, until it is done (or each had ten answered before it). */
+  async function beside<T>(work: Promise<T>) {
     let answered = false;
-    const long = app.inject({ method: 'GET', url }).then((res) => ((answered = true), res));
+    const long = work.then((result) => ((answered = true), result));
     let during = 0;
     const client = async () => {
       for (let mine = 0; !answered && mine < 10; mine++) {
@@ -72,8 +73,11 @@ describe(`long work beside lookups (${backend})`, () => {
     return { res: await long, during };
   }
 
+  /** Sends `url` beside the lookups. */
+  const besideGet = (url: string) => beside(app.inject({ method: 'GET', url }));
+
   it('when the whole catalogue is exported as .xlsx, then lookups are answered meanwhile, and the workbook holds every record', async () => {
-    const { res, during } = await beside('/exportar.xlsx');
+    const { res, during } = await besideGet('/exportar.xlsx');
     assert.equal(res.statusCode, 200);
     assert.ok(during >= 4, `${during} lookups answered while the workbook was made`);
     const sheets = await readXlsxFile(res.rawPayload);
@@ -82,7 +86,7 @@ describe(`long work beside lookups (${backend})`, () => {
   });
 
   it('when the whole catalogue is exported as .ods, then lookups are answered meanwhile, and the spreadsheet reads back whole', async () => {
-    const { res, during } = await beside('/exportar.ods');
+    const { res, during } = await besideGet('/exportar.ods');
     assert.equal(res.statusCode, 200);
     assert.ok(during >= 4, `${during} lookups answered while the spreadsheet was made`);
     const read = new Map<string, number>();
@@ -94,7 +98,7 @@ describe(`long work beside lookups (${backend})`, () => {
   });
 
   it('when a list is exported filtered and sorted as CSV, then lookups are answered meanwhile, and it holds the list in its order', async () => {
-    const { res, during } = await beside('/exportar.csv?recurso=eventosUrbanos&_sort=titulo&_order=desc&lugar=plaza');
+    const { res, during } = await besideGet('/exportar.csv?recurso=eventosUrbanos&_sort=titulo&_order=desc&lugar=plaza');
     assert.equal(res.statusCode, 200);
     assert.ok(during >= 4, `${during} lookups answered while the CSV was made`);
     const titles = res.body.split('\r\n').slice(1, -1).map((line) => line.split(';')[1]);
@@ -103,10 +107,23 @@ describe(`long work beside lookups (${backend})`, () => {
   });
 
   it('when the calendar of every event is asked for, then lookups are answered meanwhile, and it holds the deleted events too', async () => {
-    const { res, during } = await beside('/eventosUrbanos.ics');
+    const { res, during } = await besideGet('/eventosUrbanos.ics');
     assert.equal(res.statusCode, 200);
     assert.ok(during >= 4, `${during} lookups answered while the calendar was made`);
     assert.equal(res.body.split('BEGIN:VEVENT').length - 1, EVENTS);
     assert.equal(res.body.split('STATUS:CANCELLED').length - 1, DELETED);
+  });
+
+  it('when a reader follows the live feed from desde=0, then lookups are answered meanwhile, and it gets the whole log in order', async () => {
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const log = await allLogIds(base);
+    const reader = rawFollow(base, '/cambios?desde=0');
+    try {
+      const { during } = await beside(reader.until(() => reader.events.length >= log.length, 'the whole log', 30_000));
+      assert.ok(during >= 4, `${during} lookups answered while the reader caught up`);
+      assert.deepEqual(reader.events.map((e) => e.id), log);
+    } finally {
+      reader.socket.destroy();
+    }
   });
 });
