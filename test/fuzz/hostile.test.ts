@@ -240,7 +240,10 @@ describe(`hostile input on every route (${backend})`, () => {
     function assertContract(sent: Sent, res: LightMyRequestResponse, where: string) {
       const { method, url, headers } = sent.request;
       const status = res.statusCode;
-      assert.ok(ALLOWED.has(status), `status ${status} is not one the contract answers: ${where}`);
+      // A workbook cannot hold a control character other than tab and line breaks: the .xlsx and
+      // .ods exports refuse a store that holds one with 422, naming the record and field.
+      const workbookRefused = status === 422 && method === 'GET' && /^\/exportar\.(xlsx|ods)(\?|$)/.test(url) && /carácter de control/.test(res.body);
+      assert.ok(ALLOWED.has(status) || workbookRefused, `status ${status} is not one the contract answers: ${where}`);
       if (status === 201) assert.ok(method === 'POST' && res.headers.location, where);
       if (status === 204) assert.ok(method === 'OPTIONS' && headers.origin !== undefined, where);
       // /docs/ redirects inside itself; / and /admin lead to the browser admin at /admin/.
