@@ -349,10 +349,10 @@ and are removed at the end, on failure and on Ctrl-C too.
 
 The write figures are for the durability each target has as configured here; they are not equal:
 
-- **cartelera (SQLite)** runs in WAL mode with \`synchronous=NORMAL\`: every write is in the WAL before it
-  is acknowledged, so it survives a crash or kill of the process, but the WAL is synced only at
-  checkpoints, so a power cut or OS crash can lose the last moments of writes. \`synchronous=FULL\` would
-  sync on every commit and cost write throughput.
+- **cartelera (SQLite)** runs in WAL mode with \`synchronous=FULL\` (the default, \`SQLITE_SYNCHRONOUS=full\`): each
+  commit is synced to disk before its writes are acknowledged, so they survive a power cut or OS crash
+  too; the writes that commit together share one sync. \`SQLITE_SYNCHRONOUS=normal\` syncs at
+  checkpoints only: faster writes, and a power cut or OS crash can lose the last acknowledged ones.
 - **cartelera (PostgreSQL)** runs on the embedded server as a deployment runs PostgreSQL:
   \`fsync=on\` and \`synchronous_commit=on\` (the test suite's own server runs with \`fsync=off\`).
   Every acknowledged write is synced to disk, and survives a power cut too.
@@ -362,8 +362,8 @@ The write figures are for the durability each target has as configured here; the
   together.
 - **Platformatic DB** uses SQLite as its driver opens it, setting no pragma: a rollback journal
   (\`journal_mode=DELETE\`) and \`synchronous=FULL\`, so every write is synced to disk before it is
-  acknowledged and survives a power cut too: more durable than cartelera (SQLite) as configured, and
-  dearer per write. Its SQLite pool holds one connection.
+  acknowledged and survives a power cut too, as cartelera (SQLite) with its default; it syncs a
+  rollback journal and the database file, where cartelera syncs its WAL once for the writes that commit together. Its SQLite pool holds one connection.
 - **Directus** uses SQLite the same way (it sets no pragma but \`foreign_keys=ON\` on what its driver,
   sqlite3, opens: \`journal_mode=DELETE\`, \`synchronous=FULL\`), through a pool of one connection, and
   each create or update also stores a row of activity and a revision, in the same transaction.

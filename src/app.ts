@@ -53,6 +53,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     db = openDatabase(config.DATABASE_URL, {
       poolMax: config.DATABASE_POOL_MAX,
       statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      sqliteSynchronous: config.SQLITE_SYNCHRONOUS,
       onConnectionError: (error) => app.log.warn({ reason: error.message }, 'database connection lost'),
     });
     const opened = db;

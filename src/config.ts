@@ -14,6 +14,12 @@ export const ConfigSchema = Type.Object({
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   DATABASE_URL: Type.String({ minLength: 1, default: 'sqlite:./data/cartelera.sqlite' }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+  /**
+   * SQLite: `full` syncs each commit to disk before its answer (one sync shared by the writes
+   * that commit together); `normal` leaves the sync to checkpoints, faster, and a power cut or
+   * OS crash can lose the last acknowledged writes.
+   */
+  SQLITE_SYNCHRONOUS: Type.Enum(['full', 'normal'], { default: 'full' }),
   /** PostgreSQL: connections each process may hold. */
   DATABASE_POOL_MAX: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
   /** PostgreSQL: statements running longer are cancelled (the request answers 503, like an outage). */

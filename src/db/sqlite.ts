@@ -17,16 +17,18 @@ const handles = new WeakMap<Db, SQLite.Database>();
  */
 let writesInProcess = 0;
 
-export function openSqlite(path: string): Db {
+export function openSqlite(path: string, synchronous: 'full' | 'normal'): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   // First: the pragmas below wait for a lock too. Another process starting on the same new file
   // may hold it while it migrates, and without a timeout, switching to WAL fails at once.
   sqlite.pragma('busy_timeout = 5000');
-  // WAL with synchronous=NORMAL: a committed write survives a crash of this process (it is in
-  // the WAL before the commit returns); only an OS crash or power cut can lose the last commits.
+  // WAL. With synchronous=FULL a commit is synced to disk before it returns, so an acknowledged
+  // write survives a power cut or OS crash too; the writes group commit gathers share that sync.
+  // NORMAL (SQLITE_SYNCHRONOUS=normal) syncs at checkpoints only: a crash of this process loses
+  // nothing, a power cut the last commits.
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
   handles.set(db, sqlite);
