@@ -1,7 +1,8 @@
-import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { userInfo } from 'node:os';
 import { basename, dirname, extname, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 import { Command, CommanderError, Option } from 'commander';
 import { messages } from '../catalogue/messages.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
@@ -17,6 +18,7 @@ import { copyCatalogue } from '../transfer/copy.js';
 import { exportCatalogue, exportCsv, type ExportFormat } from '../transfer/export.js';
 import { importCatalogue, problemCount, problemText, type ImportResult, type OnConflict } from '../transfer/import.js';
 import { placeText, readImport, UnreadableInput, type Encoding, type Incoming } from '../transfer/read/index.js';
+import { writeWholeFile } from '../transfer/wholeFile.js';
 import { exportOds } from '../transfer/write/ods.js';
 import { NotInASheet, type Selection } from '../transfer/write/sheets.js';
 import { exportWorkbook } from '../transfer/write/xlsx.js';
@@ -96,13 +98,10 @@ program
       await withProgress('export', total, 'records', async (advance) => {
         if (format === 'csv' && !oneCsv && path) return exportCsv(db, { folder: path, resource }, advance);
         if (format === 'xlsx' || format === 'ods') return writeSpreadsheet(db, format, { resource }, path, advance);
-        const out = path ? createWriteStream(newFileAt(path)) : process.stdout;
-        if (csvResource) await exportCsv(db, { out, resource: csvResource }, advance);
-        else if (format !== 'csv') await exportCatalogue(db, format, out, advance, resource ? [resource] : resources);
-        if (out !== process.stdout) {
-          out.end();
-          await once(out, 'close');
-        }
+        // A file is written whole or not at all: never a truncated one under the name asked for.
+        const to = (fill: (out: Writable) => Promise<unknown>) => (path ? writeWholeFile(newFileAt(path), async (out) => void (await fill(out))) : fill(process.stdout));
+        if (csvResource) await to((out) => exportCsv(db, { out, resource: csvResource }, advance));
+        else if (format !== 'csv') await to((out) => exportCatalogue(db, format, out, advance, resource ? [resource] : resources));
       });
     });
   });
@@ -239,8 +238,11 @@ async function writeSpreadsheet(db: Db, format: 'xlsx' | 'ods', selection: Selec
     if (error instanceof NotInASheet) throw new Failure(`export: ${error.message}`, 1);
     throw error;
   }
-  if (path) writeFileSync(newFileAt(path), workbook.bytes);
-  else if (!process.stdout.write(workbook.bytes)) await once(process.stdout, 'drain');
+  const bytes = workbook.bytes;
+  const fill = async (out: Writable) => {
+    if (!out.write(bytes)) await once(out, 'drain');
+  };
+  await (path ? writeWholeFile(newFileAt(path), fill) : fill(process.stdout));
   advance(workbook.records);
 }
 

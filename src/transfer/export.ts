@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdirSync, createWriteStream } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { allRows } from '../db/listing.js';
@@ -9,6 +9,7 @@ import { resources } from '../resources/index.js';
 import { inSnapshot } from '../db/snapshot.js';
 import { writeStaffCsv } from './write/csv.js';
 import { withStaffSheets } from './write/sheets.js';
+import { writeWholeFile } from './wholeFile.js';
 
 export type ExportFormat = 'json' | 'ndjson';
 
@@ -58,10 +59,7 @@ export async function exportCsv(db: Db, target: { out: Writable; resource: AnyRe
   }
   mkdirSync(target.folder, { recursive: true });
   await withStaffSheets(db, { resource: target.resource }, async (sheet) => {
-    const file = createWriteStream(join(target.folder, `${sheet.resource.name}.csv`));
-    await writeStaffCsv(sheet, file, advance);
-    file.end();
-    await once(file, 'close');
+    await writeWholeFile(join(target.folder, `${sheet.resource.name}.csv`), (file) => writeStaffCsv(sheet, file, advance).then(() => undefined));
   });
   return written;
 }

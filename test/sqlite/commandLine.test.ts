@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -108,5 +109,43 @@ describe('cartelera on SQLite files', () => {
     assert.equal(code, 0, output);
     assert.ok(logLines(output).some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'), output);
     await assert.rejects(fetch(`http://127.0.0.1:${port}/health`));
+  });
+
+  // A real full disk: a small tmpfs, which only root may mount (CI runs as root).
+  it('when the disk fills up during an export, then the command exits 1 with one sentence, and leaves no file, whole or partial, under the name asked for', async (t) => {
+    if (process.getuid?.() !== 0) return t.skip('a full disk is made with a small tmpfs, which only root may mount');
+    const url = `sqlite:${join(dir, 'lleno.sqlite')}`;
+    assert.equal((await cartelera(['seed'], url)).code, 0);
+    const disk = join(dir, 'disco');
+    mkdirSync(disk);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', disk]);
+    try {
+      writeFileSync(join(disk, 'catalogo.json'), 'el anterior\n');
+      // Nothing free: every export of the demo catalogue needs a page at least.
+      const { bavail, bsize } = statfsSync(disk);
+      writeFileSync(join(disk, 'relleno'), Buffer.alloc(bavail * bsize));
+      const exports: [string[], string][] = [
+        [['--out', join(disk, 'catalogo.json')], 'catalogo.json'],
+        [['--out', join(disk, 'catalogo.xlsx')], 'catalogo.xlsx'],
+        [['--out', join(disk, 'catalogo.ods')], 'catalogo.ods'],
+        [['--out', join(disk, 'peliculas.csv')], 'peliculas.csv'],
+        [['--format', 'csv', '--out', join(disk, 'hojas')], join('hojas', 'categorias.csv')],
+      ];
+      for (const [args, name] of exports) {
+        const run = await cartelera(['export', ...args], url);
+        assert.equal(run.code, 1, `${args.join(' ')}: ${run.stderr}`);
+        const said = run.stderr.trimEnd().split('\n').at(-1);
+        assert.equal(said, `cartelera: ${join(disk, name)}: not written (no space left on device); nothing was left under that name`);
+      }
+      assert.equal(readFileSync(join(disk, 'catalogo.json'), 'utf8'), 'el anterior\n');
+      assert.deepEqual(readdirSync(disk, { recursive: true }).sort(), ['catalogo.json', 'hojas', 'relleno']);
+      // With room again, the same command writes the file.
+      execFileSync('rm', [join(disk, 'relleno')]);
+      const again = await cartelera(['export', '--out', join(disk, 'catalogo.json')], url);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal((JSON.parse(readFileSync(join(disk, 'catalogo.json'), 'utf8')) as { peliculas: unknown[] }).peliculas.length, 12);
+    } finally {
+      execFileSync('umount', [disk]);
+    }
   });
 });
