@@ -22,6 +22,7 @@ import { healthRoutes } from './ops/health.js';
 import { expectationRefusals, lingeringClose, serverLimits } from './ops/limits.js';
 import { protect } from './ops/protection.js';
 import { echoRequestId, requestIdOf } from './ops/requestId.js';
+import { watchStoreFaults } from './ops/storeFaults.js';
 import { resources } from './resources/index.js';
 import { relationsOf } from './resources/relations.js';
 
@@ -86,10 +87,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Before the routes, so that the description and the request metrics see every one of them.
   await openApi(app, { writeKeys: config.API_KEYS !== undefined });
   const pool = poolOf(db);
+  const refusedWrites = watchStoreFaults(app);
   // Loaded only when asked for: prom-client is a few MB of resident memory.
   if (config.METRICS_ENABLED) {
     const { metricsRoutes } = await import('./ops/metrics.js');
-    metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
+    metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool), refusedWrites });
   }
   const versions = tableVersions(db, Object.fromEntries(resources.map((r) => [r.name, r.table])));
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions, config.TIMEZONE);

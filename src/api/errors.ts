@@ -4,7 +4,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { messages, type Nouns, type Operation } from '../catalogue/messages.js';
 import { Refusal, type RefusalKind } from '../catalogue/refusal.js';
 import { validationProblems } from '../catalogue/validation.js';
-import { isStoreUnavailable } from '../db/errors.js';
+import { storeFaultOf, type StoreFault } from '../db/errors.js';
 import { localDateTimeMillis } from './time.js';
 
 /** The spec's error body, answered on every non-2xx status. */
@@ -73,12 +73,31 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
   return reply.code(status).type('application/json; charset=utf-8').send(errorBody(request, status, details));
 }
 
+/** What each fault of the store answers, and how soon to try again: space or a writable store takes someone's doing. */
+const FAULT_ANSWERS: Record<StoreFault, { details: string; retryAfter: string }> = {
+  disk_full: { details: messages.storeFull, retryAfter: '30' },
+  read_only: { details: messages.storeReadOnly, retryAfter: '30' },
+  unavailable: { details: messages.storeUnavailable, retryAfter: '1' },
+};
+
+/** The requests answered 503 because of the store's fault, and which (ops/storeFaults.ts counts and logs them). */
+const faultsAnswered = new WeakMap<FastifyRequest, StoreFault>();
+export const storeFaultAnswered = (request: FastifyRequest): StoreFault | undefined => faultsAnswered.get(request);
+
 /** Turns anything thrown while serving a request into the error body; 5xx details stay in the log. */
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const fault = storeFaultOf(error);
+  if (fault) {
+    // Said once when writes stop and once when they resume (ops/storeFaults.ts), not for every request.
+    request.log.debug({ reason: error.message, fault }, 'store unavailable');
+    faultsAnswered.set(request, fault);
+    const { details, retryAfter } = FAULT_ANSWERS[fault];
+    return sendError(request, reply.header('retry-after', retryAfter), 503, details);
+  }
   const { status, details } = describe(error, request);
   if (status === 503) {
     request.log.warn({ reason: error.message }, 'store unavailable');
-    reply.header('retry-after', '1');
+    reply.header('retry-after', FAULT_ANSWERS.unavailable.retryAfter);
   } else if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
   }
@@ -104,7 +123,6 @@ function describe(error: FastifyError, request: FastifyRequest): { status: numbe
     case 'FST_ERR_BAD_URL':
       return { status: 400, details: messages.badUrl };
   }
-  if (isStoreUnavailable(error)) return { status: 503, details: messages.storeUnavailable };
   // secure-json-parse refusing __proto__/constructor keys, and other malformed bodies.
   if (error instanceof SyntaxError) return { status: 400, details: messages.malformedJson };
   const status = error.statusCode ?? 500;

@@ -88,6 +88,9 @@ export const messages = {
   preconditionFailed: 'El registro cambió desde que lo leyó: la condición If-Match no se cumple.',
   internal: 'Error interno del servidor.',
   storeUnavailable: 'La base de datos no está disponible.',
+  /** The store's disk is full, and it is read-only: writes are refused, reads go on (shared/contract: "Faults of the machine"). */
+  storeFull: 'No hay espacio en el disco para guardar los cambios.',
+  storeReadOnly: 'El almacenamiento no admite escrituras.',
 
   /** Write keys, rate limit, load shedding and connection limits (docs/operations.md, "Protection"). */
   protection: {

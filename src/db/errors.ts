@@ -18,21 +18,40 @@ export function violationOf(error: unknown): Violation | undefined {
   return SQLITE[code] ?? POSTGRES[code];
 }
 
-// Connection-level failures: the store is down, restarting, unreachable or overloaded. The request
-// may succeed later, so they answer 503, not 500.
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
-  '57P01', '57P02', '57P03', // PostgreSQL shutting down, crashed, not yet accepting
-  '53300', // too many connections
-  '57014', // statement cancelled by statement_timeout
-  '40001', '40P01', // serialization failure, deadlock: the same request may succeed if retried
-  'SQLITE_BUSY', 'SQLITE_CANTOPEN',
-]);
+/**
+ * Why the store cannot take a write (or answer at all): its disk is full, it is read-only, or it
+ * is down, restarting, unreachable or overloaded. The same request may succeed later, so each is
+ * answered 503, never 500.
+ */
+export type StoreFault = 'disk_full' | 'read_only' | 'unavailable';
+
+const FAULT_CODES: Record<string, StoreFault> = {
+  SQLITE_FULL: 'disk_full',
+  '53100': 'disk_full', // PostgreSQL: disk full
+  // An I/O error writing is how a file system that turned itself read-only (EROFS) answers, or a
+  // disk that fails: either way the storage takes no writes. SQLite has rolled the transaction back.
+  SQLITE_IOERR: 'read_only',
+  SQLITE_READONLY: 'read_only',
+  '25006': 'read_only', // PostgreSQL: a read-only transaction (a standby, default_transaction_read_only)
+  '58030': 'read_only', // PostgreSQL: an I/O error
+  ECONNREFUSED: 'unavailable', ECONNRESET: 'unavailable', ETIMEDOUT: 'unavailable', EPIPE: 'unavailable',
+  EHOSTUNREACH: 'unavailable', ENOTFOUND: 'unavailable', EAI_AGAIN: 'unavailable',
+  '57P01': 'unavailable', '57P02': 'unavailable', '57P03': 'unavailable', // PostgreSQL shutting down, crashed, not yet accepting
+  '53300': 'unavailable', // too many connections
+  '57014': 'unavailable', // statement cancelled by statement_timeout
+  '40001': 'unavailable', '40P01': 'unavailable', // serialization failure, deadlock: the same request may succeed if retried
+  SQLITE_BUSY: 'unavailable', SQLITE_CANTOPEN: 'unavailable', SQLITE_NOMEM: 'unavailable',
+};
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/;
 
-export function isStoreUnavailable(error: unknown): boolean {
+/** The store's fault `error` is, if it is one. */
+export function storeFaultOf(error: unknown): StoreFault | undefined {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  // SQLITE_BUSY_SNAPSHOT and the other SQLITE_BUSY_* codes: another connection holds or just moved the store.
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('SQLITE_BUSY'))) return true;
-  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+  if (typeof code === 'string') {
+    // SQLite's extended codes (SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, SQLITE_BUSY_SNAPSHOT…) share their primary's fault.
+    const fault = FAULT_CODES[code] ?? (code.startsWith('SQLITE_') ? FAULT_CODES[code.split('_', 2).join('_')] : undefined);
+    if (fault) return fault;
+    if (code.startsWith('08')) return 'unavailable'; // PostgreSQL: connection exceptions
+  }
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message) ? 'unavailable' : undefined;
 }

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { dialectOf } from './dialect.js';
-import { isStoreUnavailable } from './errors.js';
+import { storeFaultOf } from './errors.js';
 import { groupCommitQueue, type Pending, type Write } from './groupCommit.js';
 import type { Db } from './schema.js';
 
@@ -87,6 +87,9 @@ export async function inSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T
     await trx.executeQuery(RELEASE);
     return result;
   } catch (error) {
+    // The store failing fails the whole transaction, whose caller rolls it back: SQLite has already
+    // rolled it back on a full disk or an I/O error, and no savepoint is left to return to.
+    if (storeFaultOf(error)) throw error;
     await trx.executeQuery(ROLLBACK);
     await trx.executeQuery(RELEASE);
     throw error;
@@ -142,9 +145,10 @@ async function inGroup(trx: Db, write: Write<unknown>): Promise<Outcome> {
   try {
     return { ok: true, value: await inSavepoint(trx, () => write(trx)) };
   } catch (error) {
-    // The store failing (a deadlock, a lock not granted in time, a lost connection) is not this
-    // write's refusal: it fails the group, whose writes then run again alone.
-    if (isStoreUnavailable(error)) throw error;
+    // The store failing (a deadlock, a lock not granted in time, a lost connection, a full disk) is
+    // not this write's refusal: it fails the group, whose writes then run again alone, each to be
+    // stored or refused by itself. None of the group is answered as stored: nothing of it was.
+    if (storeFaultOf(error)) throw error;
     return { ok: false, error };
   }
 }

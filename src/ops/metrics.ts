@@ -4,7 +4,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { ErrorBody, HttpError } from '../api/errors.js';
 import { messages } from '../catalogue/messages.js';
 import { groupCommits } from '../db/transaction.js';
-
+import type { RefusedWrites } from './storeFaults.js';
 
 /** What a PostgreSQL pool (pg.Pool) tells about its connections. */
 export interface PoolStats {
@@ -18,6 +18,8 @@ export interface MetricsOptions {
   token?: string | undefined;
   /** PostgreSQL only: the pool to report as db_pool_* gauges. */
   pool?: (() => PoolStats) | undefined;
+  /** The writes the store refused, by cause (ops/storeFaults.ts). */
+  refusedWrites?: RefusedWrites | undefined;
 }
 
 /**
@@ -38,6 +40,7 @@ export function metricsRoutes(app: FastifyInstance, options: MetricsOptions = {}
   });
   if (options.pool) poolGauges(registry, options.pool);
   groupCommitCounters(registry);
+  if (options.refusedWrites) refusedWritesCounter(registry, options.refusedWrites);
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'not_found';
@@ -93,6 +96,20 @@ function groupCommitCounters(registry: Registry): void {
       },
     });
   }
+}
+
+/** Writes answered 503 because the store could not take them, by cause: disk_full, read_only, unavailable. */
+function refusedWritesCounter(registry: Registry, refused: RefusedWrites): void {
+  new Counter({
+    name: 'db_refused_writes_total',
+    help: 'Writes refused because the store could not take them (503), by cause',
+    labelNames: ['cause'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [cause, count] of Object.entries(refused)) this.inc({ cause }, count);
+    },
+  });
 }
 
 function poolGauges(registry: Registry, pool: () => PoolStats): void {

@@ -71,7 +71,7 @@ export async function patchRecord(
       const merged = { ...pick(current, resource.fieldNames), ...changes };
       if (changesNothing(resource, current, merged)) return current;
       const updated = await queries.update(key, merged).catch((error: unknown) => {
-        throw new RefusedRow(error, merged);
+        throw violationOf(error) ? new RefusedRow(error, merged) : error;
       });
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
       return updated;
