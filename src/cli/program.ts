@@ -8,6 +8,7 @@ import { messages } from '../catalogue/messages.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { countRows } from '../db/bulk.js';
 import { openDatabase } from '../db/connect.js';
+import { storeFaultOf, type StoreFault } from '../db/errors.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
@@ -202,6 +203,8 @@ function open(url: string, role: 'store' | 'target', create: boolean | undefined
   try {
     return openDatabase(url);
   } catch (error) {
+    // A store on a full or read-only disk cannot even be opened (SQLite makes its -wal and -shm files): said as any write's fault.
+    if (storeFaultOf(error) === 'disk_full' || storeFaultOf(error) === 'read_only') throw error;
     throw new Failure(error instanceof Error ? error.message : String(error), 2);
   }
 }
@@ -342,11 +345,19 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+/** Why the store refused a command's work, in one sentence (a command's work is one transaction: nothing of it was stored). */
+const FAULT_SENTENCES: Record<StoreFault, string> = {
+  disk_full: "the store's disk is full; free some space and run the command again",
+  read_only: 'the store is read-only: its file system refuses writes',
+  unavailable: 'the database is unavailable (down, restarting or unreachable); run the command again once it is up',
+};
+
 try {
   await program.parseAsync();
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-  console.error(`cartelera: ${error instanceof Error ? error.message : String(error)}`);
+  const fault = storeFaultOf(error);
+  console.error(`cartelera: ${fault ? FAULT_SENTENCES[fault] : error instanceof Error ? error.message : String(error)}`);
   const code = error instanceof Failure ? error.exitCode : error instanceof UnreadableInput ? 2 : 1;
   // A long report to a pipe is written as the pipe takes it: exit once all of it is out.
   process.stderr.write('', () => process.exit(code));

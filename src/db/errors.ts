@@ -1,3 +1,5 @@
+import { sqliteDiskFault } from './sqlite.js';
+
 /** Which integrity rule of the store a failed statement broke, on either backend. */
 export type Violation = 'unique' | 'foreign_key' | 'check';
 
@@ -28,8 +30,8 @@ export type StoreFault = 'disk_full' | 'read_only' | 'unavailable';
 const FAULT_CODES: Record<string, StoreFault> = {
   SQLITE_FULL: 'disk_full',
   '53100': 'disk_full', // PostgreSQL: disk full
-  // An I/O error writing is how a file system that turned itself read-only (EROFS) answers, or a
-  // disk that fails: either way the storage takes no writes. SQLite has rolled the transaction back.
+  // An I/O error that no full or read-only disk explains (sqliteDiskFault) is a disk that fails to
+  // write: the storage takes no writes. SQLite has rolled the transaction back.
   SQLITE_IOERR: 'read_only',
   SQLITE_READONLY: 'read_only',
   '25006': 'read_only', // PostgreSQL: a read-only transaction (a standby, default_transaction_read_only)
@@ -49,7 +51,10 @@ export function storeFaultOf(error: unknown): StoreFault | undefined {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     // SQLite's extended codes (SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, SQLITE_BUSY_SNAPSHOT…) share their primary's fault.
-    const fault = FAULT_CODES[code] ?? (code.startsWith('SQLITE_') ? FAULT_CODES[code.split('_', 2).join('_')] : undefined);
+    const primary = code.startsWith('SQLITE_') ? code.split('_', 2).join('_') : code;
+    // SQLite says "disk I/O error" or "unable to open database file" whatever the cause: the disk tells.
+    if (primary === 'SQLITE_IOERR' || primary === 'SQLITE_CANTOPEN') return sqliteDiskFault() ?? FAULT_CODES[primary];
+    const fault = FAULT_CODES[code] ?? FAULT_CODES[primary];
     if (fault) return fault;
     if (code.startsWith('08')) return 'unavailable'; // PostgreSQL: connection exceptions
   }

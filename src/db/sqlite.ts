@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -17,8 +17,14 @@ const handles = new WeakMap<Db, SQLite.Database>();
  */
 let writesInProcess = 0;
 
+/** The folders of the file stores this process opened: where a disk fault of SQLite's is looked for. */
+const folders = new Set<string>();
+
 export function openSqlite(path: string, synchronous: 'full' | 'normal'): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    folders.add(dirname(path));
+  }
   const sqlite = new SQLite(path);
   // First: the pragmas below wait for a lock too. Another process starting on the same new file
   // may hold it while it migrates, and without a timeout, switching to WAL fails at once.
@@ -131,4 +137,21 @@ export async function sqliteBackup(db: Db, file: string, progress: (done: number
       return Math.max(remainingPages, 1);
     },
   });
+}
+
+/**
+ * What the file systems of the stores say when SQLite reports an I/O error or cannot open a file,
+ * which it does without the system's reason: a disk with no byte left, or one that refuses writes
+ * (EROFS, as a file system that turned itself read-only does); undefined when neither.
+ */
+export function sqliteDiskFault(): 'disk_full' | 'read_only' | undefined {
+  for (const folder of folders) {
+    try {
+      if (statfsSync(folder).bavail === 0) return 'disk_full';
+      accessSync(folder, constants.W_OK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EROFS') return 'read_only';
+    }
+  }
+  return undefined;
 }

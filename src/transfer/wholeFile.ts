@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import { constants } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -14,25 +15,40 @@ export class FileNotWritten extends Error {}
  * (a full disk, a read-only file system) the temporary file is removed and whatever was at `path`
  * is left as it was.
  */
-export async function writeWholeFile(path: string, write: (out: Writable) => Promise<void>): Promise<void> {
+export function writeWholeFile(path: string, write: (out: Writable) => Promise<void>): Promise<void> {
+  return writeWholeFileAt(path, async (temporary) => {
+    const out = createWriteStream(temporary, { flush: true });
+    // The stream's error ends the wait for `write`, which may be waiting for a drain that never comes.
+    const failed = new Promise<never>((_, reject) => out.once('error', reject));
+    try {
+      await Promise.race([write(out), failed]);
+      out.end();
+      await finished(out);
+    } finally {
+      out.destroy();
+    }
+  });
+}
+
+/**
+ * The same for a file that something else writes by its name (SQLite's backup): `write` makes the
+ * temporary file it is given, on disk, whole; it is then renamed to `path`.
+ */
+export async function writeWholeFileAt(path: string, write: (temporary: string) => Promise<void>): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.parcial`);
-  const out = createWriteStream(temporary, { flush: true });
-  // The stream's error ends the wait for `write`, which may be waiting for a drain that never comes.
-  const failed = new Promise<never>((_, reject) => out.once('error', reject));
   try {
-    await Promise.race([write(out), failed]);
-    out.end();
-    await finished(out);
+    await write(temporary);
     await rename(temporary, path);
   } catch (error) {
-    out.destroy();
     await rm(temporary, { force: true }).catch(() => undefined);
     throw new FileNotWritten(`${path}: not written (${reasonOf(error)}); nothing was left under that name`);
   }
 }
 
 function reasonOf(error: unknown): string {
-  const errno = (error as NodeJS.ErrnoException | undefined)?.errno;
+  const { errno, code } = (error ?? {}) as NodeJS.ErrnoException;
   if (typeof errno === 'number') return getSystemErrorMessage(errno);
+  // SQLite says "database or disk is full"; the system's own words are the same as for any other file.
+  if (code === 'SQLITE_FULL') return getSystemErrorMessage(-constants.errno.ENOSPC);
   return error instanceof Error ? error.message : String(error);
 }
