@@ -15,8 +15,20 @@ export interface RunningPostgres {
   halt(): Promise<void>;
   /** Starts it again after halt(), on the same data and port. */
   resume(): Promise<void>;
+  /** Stops it as `pg_ctl stop -m immediate` does (SIGQUIT): no checkpoint, sessions cut, crash recovery on the next start. */
+  crash(): Promise<void>;
+  /** Whether the server runs (it stops by itself on a PANIC, a full disk for its WAL). */
+  running(): boolean;
   /** Shuts it down and removes its data. */
   stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  durability: 'tests' | 'production';
+  /** The folder to make the data folder in (default: the OS temp dir): a small tmpfs, to fill it up. */
+  under?: string;
+  /** initdb's --wal-segsize, in MB (default 16): small segments make a full disk reach the WAL soon. */
+  walSegmentMb?: number;
 }
 
 export async function freePort(): Promise<number> {
@@ -38,11 +50,11 @@ export async function freePort(): Promise<number> {
  * folder that other users cannot enter (a `mktemp -d` clone is 0700), which would hide
  * node_modules from it.
  */
-export async function startEmbeddedPostgres(options: { durability: 'tests' | 'production' } = { durability: 'tests' }): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(options: EmbeddedOptions = { durability: 'tests' }): Promise<RunningPostgres> {
   const asRoot = userInfo().uid === 0;
   const owner = asRoot ? postgresUser() : undefined;
   const bin = asRoot ? reachableBinaries() : shippedBinaries();
-  const dataDir = join(tmpdir(), `cartelera-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const dataDir = join(options.under ?? tmpdir(), `cartelera-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
   mkdirSync(dataDir, { mode: 0o700 });
   const password = randomBytes(12).toString('hex');
   const passwordFile = join(dataDir, 'password');
@@ -56,7 +68,10 @@ export async function startEmbeddedPostgres(options: { durability: 'tests' | 'pr
   const pgdata = join(dataDir, 'data');
   const init = spawnSync(
     join(bin, 'initdb'),
-    [`--pgdata=${pgdata}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+    [
+      `--pgdata=${pgdata}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C',
+      ...(options.walSegmentMb ? [`--wal-segsize=${options.walSegmentMb}`] : []),
+    ],
     { ...ids, encoding: 'utf8' },
   );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.error ?? ''}${init.stderr}`);
@@ -83,17 +98,20 @@ export async function startEmbeddedPostgres(options: { durability: 'tests' | 'pr
     return server;
   };
   let server = await launch();
-  const halt = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
+  const running = () => server.exitCode === null && server.signalCode === null;
+  const halt = async (signal: NodeJS.Signals = 'SIGINT') => {
+    if (running()) {
       const exited = once(server, 'exit');
-      server.kill('SIGINT'); // fast shutdown
+      server.kill(signal); // SIGINT: fast shutdown; SIGQUIT: immediate
       await exited;
     }
   };
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
-    halt,
+    halt: () => halt(),
+    crash: () => halt('SIGQUIT'),
+    running,
     async resume() {
       server = await launch();
     },

@@ -3,20 +3,30 @@
 // store holds is held to the answers: every 2xx stored, every 503 not, nothing else answered.
 import assert from 'node:assert/strict';
 import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import type { TestContext } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/connect.js';
 import { follow } from './feedClient.js';
+import { startService, type Service } from './service.js';
 
-type Outcome = 'stored' | 'refused';
+/**
+ * What an answer says of its write. `doubtful`: a 503 for a write whose commit was under way when
+ * the fault struck, which the test names (`doubting`): PostgreSQL cut the connection before it
+ * answered the commit, or a file system failed while SQLite synced it. The commit may have reached
+ * the disk all the same, and no answer can tell. Every other 503 is `refused`.
+ */
+type Outcome = 'stored' | 'refused' | 'doubtful';
 
 /** A category the writers created (answered 201), and what was done to it since. */
 interface Made {
   nombre: string;
-  /** Its name now, as the answers say; undefined once a delete was answered 200. */
-  now: string | undefined;
+  /** Its names the answers allow now (undefined: deleted): one, or two after a doubtful write. */
+  may: (string | undefined)[];
   /** The change of an update answered 2xx, which an undo may take back. */
   change?: number;
   touched: boolean;
+  /** The writes of it and their outcomes, for a failure's message. */
+  writes: string[];
 }
 
 type Kind = 'create' | 'put' | 'patch' | 'delete' | 'undo' | 'import' | 'read';
@@ -33,8 +43,10 @@ export function writers(base: string, random: () => number, concurrency = 6) {
   const made = new Map<number, Made>();
   const imported = new Map<string, Outcome>();
   const unexpected: string[] = [];
-  const counts = { stored: 0, refused: 0, reads: 0, readsRefused: 0, changes: 0, refusedByDetails: new Map<string, number>() };
+  const counts = { stored: 0, refused: 0, doubtful: 0, reads: 0, readsRefused: 0, changes: 0, doubtfulChanges: 0, byDetails: {} as Record<string, number> };
   let refusals: ReadonlySet<string> = new Set();
+  /** Whether a 503 with `details`, for a write sent at `sent`, may hide a commit. */
+  let inDoubt: (sent: number, details: string) => boolean = () => false;
   let running = true;
   let sequence = 0;
   const waiters = new Set<() => void>();
@@ -45,37 +57,46 @@ export function writers(base: string, random: () => number, concurrency = 6) {
     return 'read';
   };
   const untouched = (): [number, Made] | undefined => {
-    const candidates = [...made].filter(([, m]) => !m.touched && m.now !== undefined);
+    const candidates = [...made].filter(([, m]) => !m.touched && m.may.length === 1 && m.may[0] !== undefined);
     const chosen = candidates[Math.floor(random() * candidates.length)];
     if (chosen) chosen[1].touched = true;
     return chosen;
   };
 
   const request = async (method: string, path: string, body?: unknown, form?: FormData) => {
+    const sent = Date.now();
     const response = await fetch(base + path, {
       method,
       ...(form ? { body: form } : body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    return { status: response.status, text, retryAfter: response.headers.get('retry-after') };
+    return { status: response.status, text, retryAfter: response.headers.get('retry-after'), sent };
   };
-  /** Whether the answer stored the write; a refusal is checked and counted, anything else noted. */
-  const stored = (what: string, answer: { status: number; text: string; retryAfter: string | null }, ok: number): boolean => {
+  /** What the answer says of the write (`changes`: what it logs when stored); a refusal is checked, anything else noted. */
+  const outcome = (what: string, answer: Awaited<ReturnType<typeof request>>, ok: number, changes = 1): Outcome => {
     if (answer.status === ok) {
       counts.stored++;
-      return true;
+      counts.changes += changes;
+      return 'stored';
     }
     if (answer.status === 503) {
       const details = (JSON.parse(answer.text) as { details: string }).details;
       if (refusals.has(details) && answer.retryAfter !== null && Number(answer.retryAfter) >= 1) {
+        counts.byDetails[details] = (counts.byDetails[details] ?? 0) + 1;
+        if (inDoubt(answer.sent, details)) {
+          counts.doubtful++;
+          counts.doubtfulChanges += changes;
+          return 'doubtful';
+        }
         counts.refused++;
-        counts.refusedByDetails.set(details, (counts.refusedByDetails.get(details) ?? 0) + 1);
-        return false;
+        return 'refused';
       }
     }
     unexpected.push(`${what}: ${answer.status} retry-after ${answer.retryAfter} ${answer.text}`);
-    return false;
+    return 'refused';
   };
+  /** The names a record may have after a write from `before` to `after` with that outcome. */
+  const after = (result: Outcome, before: string | undefined, then: string | undefined) => (result === 'stored' ? [then] : result === 'doubtful' ? [before, then] : [before]);
 
   const once = async () => {
     const n = ++sequence;
@@ -83,26 +104,21 @@ export function writers(base: string, random: () => number, concurrency = 6) {
     if (kind === 'create') {
       const nombre = `Escrita ${n}`;
       const answer = await request('POST', '/categorias', { nombre });
-      created.set(nombre, stored(`POST ${nombre}`, answer, 201) ? 'stored' : 'refused');
-      if (created.get(nombre) === 'stored') {
-        made.set((JSON.parse(answer.text) as { id: number }).id, { nombre, now: nombre, touched: false });
-        counts.changes++;
-      }
+      const result = outcome(`POST ${nombre}`, answer, 201);
+      created.set(nombre, result);
+      if (result === 'stored') made.set((JSON.parse(answer.text) as { id: number }).id, { nombre, may: [nombre], touched: false, writes: [`create stored at ${answer.sent}`] });
     } else if (kind === 'put' || kind === 'patch' || kind === 'delete') {
       const target = untouched();
       if (!target) return;
       const [id, record] = target;
-      if (kind === 'delete') {
-        if (stored(`DELETE ${id}`, await request('DELETE', `/categorias/${id}`), 200)) {
-          record.now = undefined;
-          counts.changes++;
-        }
-        return;
-      }
-      const nombre = `${record.nombre} ${kind === 'put' ? 'reemplazada' : 'cambiada'}`;
-      if (!stored(`${kind} ${id}`, await request(kind.toUpperCase(), `/categorias/${id}`, { nombre }), 200)) return;
-      record.now = nombre;
-      counts.changes++;
+      const before = record.may[0];
+      const nombre = kind === 'delete' ? undefined : `${record.nombre} ${kind === 'put' ? 'reemplazada' : 'cambiada'}`;
+      const answer = await request(kind === 'delete' ? 'DELETE' : kind.toUpperCase(), `/categorias/${id}`, nombre === undefined ? undefined : { nombre });
+      const result = outcome(`${kind} ${id}`, answer, 200);
+      record.writes.push(`${kind} ${result} at ${answer.sent}`);
+      record.may = after(result, before, nombre);
+      if (kind === 'delete') return;
+      if (result !== 'stored') return;
       // Its change, to undo later; while the store cannot be read, it is not undone.
       const changes = await request('GET', `/cambios?recurso=categorias&clave=${id}&_sort=id&_order=desc&_limit=1`);
       if (changes.status === 200) record.change = (JSON.parse(changes.text) as { id: number }[])[0]?.id;
@@ -112,17 +128,15 @@ export function writers(base: string, random: () => number, concurrency = 6) {
       if (!record?.change) return;
       const change = record.change;
       delete record.change;
-      if (stored(`undo ${change}`, await request('POST', `/cambios/${change}/deshacer`), 200)) {
-        record.now = record.nombre;
-        counts.changes++;
-      }
+      const answer = await request('POST', `/cambios/${change}/deshacer`);
+      const result = outcome(`undo ${change}`, answer, 200);
+      record.writes.push(`undo ${result} at ${answer.sent}`);
+      record.may = after(result, record.may[0], record.nombre);
     } else if (kind === 'import') {
       const names = [`Importada ${n}a`, `Importada ${n}b`];
       const form = new FormData();
       form.append('archivo', new Blob([`nombre\n${names.join('\n')}\n`], { type: 'text/csv' }), 'categorias.csv');
-      const outcome = stored(`import ${n}`, await request('POST', '/importar', undefined, form), 200) ? 'stored' : 'refused';
-      for (const name of names) imported.set(name, outcome);
-      if (outcome === 'stored') counts.changes += names.length;
+      imported.set(names.join('\n'), outcome(`import ${n}`, await request('POST', '/importar', undefined, form), 200, names.length));
     } else {
       const answer = await request('GET', '/categorias?_limit=5');
       if (answer.status === 200) counts.reads++;
@@ -144,6 +158,10 @@ export function writers(base: string, random: () => number, concurrency = 6) {
     refusing(details: readonly string[]) {
       refusals = new Set(details);
     },
+    /** From now on, a write sent at `sent` and refused with `details` may have been stored when `doubt` says so. */
+    doubting(doubt: (sent: number, details: string) => boolean) {
+      inDoubt = doubt;
+    },
     /** Resolves once `holds` holds of the counts, checked after each answer; fails at the first answer neither 2xx nor the fault's 503. */
     until(holds: (c: typeof counts) => boolean): Promise<void> {
       return new Promise((resolve, reject) => {
@@ -164,8 +182,8 @@ export function writers(base: string, random: () => number, concurrency = 6) {
     },
     /**
      * Holds the store `url` to the answers: each category created, changed, deleted, undone or
-     * imported with a 2xx is there as answered; none answered 503 left any trace; and the change
-     * log grew by the changes the answers made, from `changesBefore`.
+     * imported with a 2xx is there as answered; none answered 503 left any trace (a doubtful one
+     * may have, whole); and the change log grew by the changes the answers made, from `changesBefore`.
      */
     async holdTo(url: string, changesBefore: number) {
       const db = openDatabase(url);
@@ -173,13 +191,17 @@ export function writers(base: string, random: () => number, concurrency = 6) {
         const rows = await db.selectFrom('categorias').select(['id', 'nombre']).execute();
         const byName = new Map(rows.map((r) => [r.nombre, Number(r.id)]));
         const byId = new Map(rows.map((r) => [Number(r.id), r.nombre]));
-        for (const [nombre, outcome] of created) {
-          if (outcome === 'refused') assert.ok(!byName.has(nombre) && !byName.has(`${nombre} reemplazada`) && !byName.has(`${nombre} cambiada`), `${nombre}: answered 503, not stored`);
+        for (const [nombre, result] of created) {
+          if (result === 'refused') assert.ok(!byName.has(nombre) && !byName.has(`${nombre} reemplazada`) && !byName.has(`${nombre} cambiada`), `${nombre}: answered 503, not stored`);
         }
-        for (const [id, record] of made) assert.equal(byId.get(id), record.now, `categoria ${id} (${record.nombre}) as its answers left it`);
-        for (const [nombre, outcome] of imported) assert.equal(byName.has(nombre), outcome === 'stored', `${nombre}: import answered ${outcome}`);
+        for (const [id, record] of made) assert.ok(record.may.includes(byId.get(id)), `categoria ${id} (${record.nombre}) is ${byId.get(id)}, as its answers left it: ${record.may.join(' or ')} (${record.writes.join(', ')})`);
+        for (const [names, result] of imported) {
+          const found = names.split('\n').filter((name) => byName.has(name)).length;
+          assert.ok(result === 'stored' ? found === 2 : result === 'refused' ? found === 0 : found % 2 === 0, `import of ${names.replace('\n', ', ')} answered ${result}: ${found} of 2 stored`);
+        }
         const { rows: [count] } = await sql<{ n: number | string }>`select count(*) as n from cambios`.execute(db);
-        assert.equal(Number(count?.n) - changesBefore, counts.changes, 'the change log holds a change for each write answered 2xx, and none other');
+        const grew = Number(count?.n) - changesBefore;
+        assert.ok(grew >= counts.changes && grew <= counts.changes + counts.doubtfulChanges, `the change log grew by ${grew}: a change for each write answered 2xx (${counts.changes}), and for none other but the doubtful (${counts.doubtfulChanges})`);
       } finally {
         await db.destroy();
       }
@@ -187,25 +209,77 @@ export function writers(base: string, random: () => number, concurrency = 6) {
   };
 }
 
+export type Writing = Awaited<ReturnType<typeof writersAndFeed>>;
+
+/** A service (npm start's, with /metrics) on the store `url` with writers running (writersAndFeed) while `during` runs; then it is stopped, if `during` did not. */
+export async function whileWriting(url: string, random: () => number, during: (service: Service, writing: Writing) => Promise<void>): Promise<void> {
+  // Load shedding answers 503 too; off, so that every 503 here is the store's.
+  const service = await startService({ DATABASE_URL: url, METRICS_ENABLED: 'true', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  try {
+    await service.healthy(30000);
+    await during(service, await writersAndFeed(service.base, url, random));
+  } finally {
+    await service.stop('SIGKILL');
+  }
+}
+
 /**
- * Writers (as `writers` runs them) at the service `base` on the store `url`, beside a stream of the
+ * Writers (as `writers` runs them) at the service `base` on the store `url`, beside a reader of the
  * live feed from the store's newest change; resolves once 20 writes are stored.
  */
-export async function writersAndFeed(base: string, url: string, random: () => number) {
+async function writersAndFeed(base: string, url: string, random: () => number) {
   const start = await newestChange(url);
-  const feed = follow(`${base}/cambios`, { 'last-event-id': String(start.id) });
+  const feed = resumingFeed(base, start.id);
   const load = writers(base, random);
   await load.until((c) => c.stored >= 20);
+  const holdTo = () => load.holdTo(url, start.count);
+  /** Asserts that the feed delivered each change committed since it opened, once and in order, and nothing else; then closes it. */
+  const feedDeliveredCommitted = async () => {
+    const committed = await changeIdsAfter(url, start.id);
+    const deadline = Date.now() + 20_000;
+    while (feed.events().length < committed.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    feed.stop();
+    assert.deepEqual(feed.events().map((e) => e.id), committed, 'the feed delivered each committed change once, in order, and nothing else');
+  };
   return {
     load,
-    /** Holds the store to the writers' answers (see writers().holdTo). */
-    holdTo: () => load.holdTo(url, start.count),
-    /** Asserts that the feed delivered each change committed since it opened, once and in order, and nothing else; then closes it. */
-    async feedDeliveredCommitted() {
-      const committed = await changeIdsAfter(url, start.id);
-      await feed.until((events) => events.length >= committed.length, `the ${committed.length} changes committed`);
-      feed.stop();
-      assert.deepEqual(feed.events.map((e) => e.id), committed, 'the feed delivered each committed change once, in order, and nothing else');
+    holdTo,
+    feedDeliveredCommitted,
+    /** Once the fault is over: 20 more writes stored, then the writers stop (their counts reported), and the store and the feed are held to the answers. */
+    async recovered(t: TestContext) {
+      const before = load.counts.stored;
+      await load.until((c) => c.stored >= before + 20);
+      await load.stop();
+      t.diagnostic(`writes: ${JSON.stringify(load.counts)}`);
+      await holdTo();
+      await feedDeliveredCommitted();
+    },
+  };
+}
+
+/**
+ * The live feed read as a client should: a stream the service ends (its store could not be read
+ * for it) or refuses (503) is opened again from the last change received (Last-Event-ID), after the
+ * second Retry-After asks for.
+ */
+function resumingFeed(base: string, from: number) {
+  const streams: ReturnType<typeof follow>[] = [];
+  const events = () => streams.flatMap((stream) => stream.events);
+  let stopped = false;
+  const open = () => {
+    const stream = follow(`${base}/cambios`, { 'last-event-id': String(events().at(-1)?.id ?? from) });
+    streams.push(stream);
+    const again = () => {
+      if (!stopped) setTimeout(open, 1000);
+    };
+    stream.done.then(again, again);
+  };
+  open();
+  return {
+    events,
+    stop() {
+      stopped = true;
+      streams.forEach((stream) => stream.stop());
     },
   };
 }
