@@ -60,3 +60,14 @@ export function storeFaultOf(error: unknown): StoreFault | undefined {
   }
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message) ? 'unavailable' : undefined;
 }
+
+/**
+ * A commit SQLite reported done on a file system that had turned read-only by then: its sync may
+ * have written nothing, so it is not acknowledged, nor run again (it may be on disk after all).
+ */
+export class UnconfirmedCommit extends Error {
+  readonly code = 'SQLITE_READONLY_UNCONFIRMED';
+  constructor() {
+    super('the file system turned read-only: the commit may not be on disk');
+  }
+}

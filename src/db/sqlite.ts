@@ -155,3 +155,19 @@ export function sqliteDiskFault(): 'disk_full' | 'read_only' | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether the file system of a file store still takes writes (no EROFS): true for an in-memory
+ * store or on PostgreSQL. Linux's ext4, once it turned itself read-only after an error, answers a
+ * sync 0 without writing anything, so a commit synced then is not on disk although SQLite says it is.
+ */
+export function sqliteStillWritable(db: Db): boolean {
+  const sqlite = handles.get(db);
+  if (!sqlite || sqlite.memory) return true;
+  try {
+    accessSync(dirname(sqlite.name), constants.W_OK);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'EROFS';
+  }
+}

@@ -1,8 +1,9 @@
 import { CompiledQuery, sql } from 'kysely';
 import { dialectOf } from './dialect.js';
-import { storeFaultOf } from './errors.js';
+import { storeFaultOf, UnconfirmedCommit } from './errors.js';
 import { groupCommitQueue, type Pending, type Write } from './groupCommit.js';
 import type { Db } from './schema.js';
+import { sqliteStillWritable } from './sqlite.js';
 
 /**
  * Transactions, on both backends: the one place that starts one, tells whether `db` is one, and
@@ -54,6 +55,7 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>)
     try {
       const result = await work(connection);
       await sql`commit`.execute(connection);
+      if (!sqliteStillWritable(db)) throw new UnconfirmedCommit();
       return result;
     } catch (error) {
       await sql`rollback`.execute(connection).catch(() => {});
@@ -128,7 +130,9 @@ async function commitGroup(db: Db, group: Pending[]): Promise<void> {
       for (const { write } of group) done.push(await inGroup(trx, write));
       return done;
     });
-  } catch {
+  } catch (error) {
+    // Committed, perhaps: none of the group is acknowledged, and none runs again.
+    if (error instanceof UnconfirmedCommit) return group.forEach((pending) => pending.reject(error));
     for (const pending of group) await commitGroup(db, [pending]);
     return;
   }
