@@ -80,7 +80,9 @@ export function writers(base: string, random: () => number, concurrency = 6) {
       return 'stored';
     }
     if (answer.status === 503) {
-      const details = (JSON.parse(answer.text) as { details: string }).details;
+      const body = JSON.parse(answer.text) as Record<string, string>;
+      const { details = '' } = body;
+      assert.deepEqual([Object.keys(body).sort(), body.type, body.code], [['code', 'details', 'location', 'moreInfo', 'timestamp', 'type'], 'error', '503'], `${what}: the error body`);
       if (refusals.has(details) && answer.retryAfter !== null && Number(answer.retryAfter) >= 1) {
         counts.byDetails[details] = (counts.byDetails[details] ?? 0) + 1;
         if (inDoubt(answer.sent, details)) {
