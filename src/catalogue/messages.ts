@@ -88,7 +88,7 @@ export const messages = {
   preconditionFailed: 'El registro cambió desde que lo leyó: la condición If-Match no se cumple.',
   internal: 'Error interno del servidor.',
   storeUnavailable: 'La base de datos no está disponible.',
-  /** The store's disk is full, and it is read-only: writes are refused, reads go on (shared/contract: "Faults of the machine"). */
+  /** A write the store cannot take: its disk is full; its file system refuses writes. Reads go on. */
   storeFull: 'No hay espacio en el disco para guardar los cambios.',
   storeReadOnly: 'El almacenamiento no admite escrituras.',
 

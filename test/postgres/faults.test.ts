@@ -1,4 +1,4 @@
-// Faults of the machine on PostgreSQL (shared/contract's section of that name), on a server of
+// Faults of the machine on PostgreSQL (the contract's section of that name), on a server of
 // this file's own: its data folder on a disk that fills up (a small tmpfs, which needs root, as the
 // suite runs), and the server stopped with -m immediate and started again, with writers running
 // throughout.

@@ -1,4 +1,4 @@
-// Faults of the machine on SQLite (shared/contract's section of that name): a disk that fills up and
+// Faults of the machine on SQLite (the contract's section of that name): a disk that fills up and
 // a file system that turns read-only, with writers running throughout. Both need root (mount); the
 // suite runs as root, as CI does, and run otherwise these tests fail with mount's refusal.
 import assert from 'node:assert/strict';
