@@ -37,7 +37,7 @@ function messagesOf(service: Service, msg: string): Record<string, unknown>[] {
 }
 
 describe('faults of the machine on SQLite', () => {
-  it('when the disk fills up while writers run, then writes answer 503 with the disk-full sentence and nothing of them is stored, reads go on, the feed and caches stay right, and the first write after space returns is stored', async (t) => {
+  it('when the disk fills up while writers run, then writes answer 503 with the disk-full sentence and nothing of them is stored, reads go on, the feed and caches stay right, and the first write after space returns is stored', { timeout: 60000 }, async (t) => {
     const disk = join(dir, 'lleno');
     mkdirSync(disk);
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', disk]);
@@ -71,7 +71,7 @@ describe('faults of the machine on SQLite', () => {
     }
   });
 
-  it('when the store is on a full disk, then import and migrate exit 1 with one sentence saying so and store nothing; and a backup onto a full disk leaves no file', async () => {
+  it('when the store is on a full disk, then import and migrate exit 1 with one sentence saying so and store nothing; and a backup onto a full disk leaves no file', { timeout: 60000 }, async () => {
     const disk = join(dir, 'lleno-cli');
     mkdirSync(disk);
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', disk]);
@@ -115,7 +115,7 @@ describe('faults of the machine on SQLite', () => {
     }
   });
 
-  it('when the file system turns read-only while writers run, then writes answer 503 with the read-only sentence while reads go on; after the repair every write answered 2xx is there and none answered 503', async (t) => {
+  it('when the file system turns read-only while writers run, then writes answer 503 with the read-only sentence while reads go on; after the repair every write answered 2xx is there and none answered 503', { timeout: 60000 }, async (t) => {
     // A real ext4 file system on a loop device, mounted to turn read-only on an error, as servers' are.
     const image = join(dir, 'ext4.img');
     const disk = join(dir, 'ext4');
