@@ -156,6 +156,13 @@ describe('faults of the machine on SQLite', () => {
         await service.stop();
       });
 
+      // The command line on the read-only store, before the repair: one sentence, nothing stored.
+      const file = join(dir, 'solo-lectura.ndjson');
+      writeFileSync(file, JSON.stringify({ recurso: 'categorias', registro: { nombre: 'No se guarda' } }));
+      const imported = await cartelera(['import', file], url);
+      assert.equal(imported.code, 1, imported.stderr);
+      assert.equal(imported.stderr, `cartelera: store ${url}\ncartelera: the store is read-only: its file system refuses writes\n`);
+
       // The repair, as an operator makes it: unmounted, checked, mounted again.
       execFileSync('umount', [disk]);
       mounted = false;
