@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cartelera } from '../cli/cli.js';
 import { counterIn, fillUp, whileWriting } from '../faults.js';
+import { buildTestApp } from '../helpers.js';
 import { seededRandom, seedFor } from '../random.js';
 import { logLines, startService, type Service } from '../service.js';
 
@@ -20,7 +21,6 @@ const READ_ONLY = 'El almacenamiento no admite escrituras.';
 
 /** What the service answers and what a store opened afresh holds, list by list and record by record: no cache kept an answer the store does not hold. */
 async function answersMatchStore(service: Service, url: string): Promise<void> {
-  const { buildTestApp } = await import('../helpers.js');
   const fresh = await buildTestApp({ DATABASE_URL: url });
   try {
     for (const path of ['/categorias?_limit=1000', '/cambios?_limit=1000']) {
