@@ -2,6 +2,7 @@ import { Type, type TObject, type TSchema } from 'typebox';
 import { canonicalFecha } from '../catalogue/fecha.js';
 import { STORABLE_TEXT } from '../catalogue/fields.js';
 import { comparable } from '../catalogue/comparable.js';
+import { decimal } from '../catalogue/numbers.js';
 import { messages } from '../catalogue/messages.js';
 import type { Condition, FieldKind, ListQuery, Window } from '../db/listing.js';
 import { badRequest } from './errors.js';
@@ -91,6 +92,14 @@ function filterValue(param: string, kind: FieldKind, value: string, timeZone: st
     case 'enum':
       if (!kind.values.includes(value)) throw badRequest(v.oneOf(what, kind.values));
       return value;
+    case 'number': {
+      const number = decimal(value);
+      if (number === undefined) throw badRequest(v.number(what));
+      return number;
+    }
+    case 'boolean':
+      if (value !== 'true' && value !== 'false') throw badRequest(v.boolean(what));
+      return value === 'true' ? 1 : 0;
     case 'text':
       if (!STORABLE.test(value)) throw badRequest(v.unstorable(what));
       return comparable(value);
@@ -227,6 +236,10 @@ function filterSchema(kind: FieldKind): TSchema {
       return Type.String({ examples: ['2026-11-14', '2026-11-14T20:30:00'], description: 'A date, which is its midnight, or a date-time.' });
     case 'enum':
       return Type.Enum(kind.values);
+    case 'number':
+      return Type.Number();
+    case 'boolean':
+      return Type.Boolean();
     case 'text':
       return Type.String();
   }

@@ -57,6 +57,11 @@ export const messages = {
   /** `uses`: each kind's labels (labels.ts: "Película", "Películas") and how many of its records use the category. */
   categoryInUse: (nombre: string, uses: [readonly [string, string], number][]) =>
     `La categoría "${nombre}" está en uso${listed(uses.filter(([, n]) => n > 0).map(([[one, many], n]) => `${n} ${(n === 1 ? one : many).toLowerCase()}`), ' por ')}; no se puede eliminar.`,
+  /** `funciones`: the labels of showtimes (labels.ts: "Función", "Funciones"). */
+  venueInUse: (nombre: string, n: number, [one, many]: readonly [string, string]) =>
+    `El lugar "${nombre}" tiene ${n} ${(n === 1 ? one : many).toLowerCase()}; no se puede eliminar.`,
+  coordinatesTogether: "Los campos 'latitud' y 'longitud' van juntos: envíe los dos o ninguno.",
+  endBeforeStart: "El campo 'fin' debe ser posterior a 'inicio'.",
 
   moreInfo: {
     notFound: (path: string) => `No se encontró en la ruta: ${path}`,
@@ -130,6 +135,11 @@ export const messages = {
     fecha: (what: string) =>
       `${what} debe ser una fecha válida (AAAA-MM-DD o fecha y hora ISO 8601).`,
     invalid: (what: string) => `${what} no es válido.`,
+    number: (what: string) => `${what} debe ser un número (como 40.416775).`,
+    boolean: (what: string) => `${what} debe ser true o false.`,
+    url: (what: string) => `${what} debe ser una dirección web que empiece con http:// o https://.`,
+    inicio: (what: string) =>
+      `${what} debe ser una fecha con hora válida (AAAA-MM-DDTHH:MM, como 2026-12-25T20:00).`,
     dotSegment: (what: string) => `${what} no puede ser '.' ni '..', que no se podrían consultar por la ruta.`,
     unstorable: (what: string) => `${what} contiene un carácter no admitido (U+0000 o un sustituto UTF-16 aislado).`,
     /** "El campo 'duracion'" in bodies, "El parámetro 'id'" in paths. */

@@ -48,3 +48,25 @@ export function isExact(literal: string): boolean {
 export function exactNumber(literal: string): number | undefined {
   return isExact(literal) ? Number(literal) : undefined;
 }
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/** The number a decimal string (`-?digits(.digits)?`) writes, as a query parameter sends one; undefined for other text. */
+export const decimal = (text: string): number | undefined => (DECIMAL.test(text.trim()) ? Number(text.trim()) : undefined);
+
+/**
+ * A number rounded to 6 decimals, to the nearest (a half away from zero), from a JSON number or a
+ * decimal string (`-?digits(.digits)?`); undefined for anything else. Rounded on its decimal
+ * digits, so `40.4168385` is 40.416839 whatever its binary form.
+ */
+export function decimal6(value: unknown): number | undefined {
+  const text = typeof value === 'number' && Number.isFinite(value) ? value.toFixed(Math.abs(value) < 1e-6 ? 20 : 10) : value;
+  if (typeof text !== 'string') return undefined;
+  const parts = DECIMAL.exec(text.trim());
+  if (!parts) return undefined;
+  const [, sign = '', whole = '', fraction = ''] = parts;
+  const digits = BigInt(whole + fraction.padEnd(7, '0').slice(0, 7));
+  const rounded = (digits + 5n) / 10n;
+  const result = Number(rounded) / 1e6;
+  return sign === '-' && result !== 0 ? -result : result;
+}

@@ -7,7 +7,10 @@ export type FieldKind =
   | { type: 'integer'; minimum: number; maximum: number }
   | { type: 'text' }
   | { type: 'fecha' }
-  | { type: 'enum'; values: readonly string[] };
+  | { type: 'enum'; values: readonly string[] }
+  | { type: 'number' }
+  /** Kept as 0 and 1 on both stores (resources/define.ts); a filter's value is 0 or 1 too. */
+  | { type: 'boolean' };
 
 export interface Condition {
   field: string;
@@ -103,7 +106,10 @@ export function matcher(conditions: Condition[]): (row: object) => boolean {
   return (row) =>
     conditions.every((c) => {
       const raw = (row as Record<string, unknown>)[c.field];
-      const value = c.kind.type === 'text' ? (typeof raw === 'string' ? comparable(raw) : raw) : raw;
+      const value =
+        c.kind.type === 'text' ? (typeof raw === 'string' ? comparable(raw) : raw) :
+        c.kind.type === 'boolean' ? (raw === true || raw === 1 ? 1 : 0) :
+        raw;
       if (value === null || value === undefined) return c.op === 'ne';
       switch (c.op) {
         case 'eq':

@@ -7,6 +7,8 @@ import { artistas } from './artistas.js';
 import { categorias } from './categorias.js';
 import { eventosUrbanos } from './eventosUrbanos.js';
 import { itemResources } from './items.js';
+import { funciones } from './funciones.js';
+import { lugares } from './lugares.js';
 import { obras } from './obras.js';
 import { participaciones } from './participaciones.js';
 import { peliculas } from './peliculas.js';
@@ -76,14 +78,44 @@ const career: Relation = {
   },
 };
 
+const lugar: Relation = {
+  schema: lugares.schemas.item,
+  async attach(db, rows, name) {
+    const found = new Map((await rowsWhereIn(db, 'lugares', 'id', rows.map((r) => r.lugar_id))).map((l) => [l.id, JSON.parse(lugares.representation(l)) as Row]));
+    for (const row of rows) row[name] = found.get(row.lugar_id);
+  },
+};
+
+/** "When and where is it on?": an item's showtimes. */
+function showtimesOf(tipo: TipoEvento): Relation {
+  return {
+    schema: Type.Array(funciones.schemas.item),
+    async attach(db, rows, name) {
+      const byItem = groupBy(await rowsWhereIn(db, 'funciones', 'evento_id', rows.map((r) => r.id), { also: { tipo_evento: tipo } }), 'evento_id');
+      for (const row of rows) row[name] = byItem.get(row.id) ?? [];
+    },
+  };
+}
+
+/** What is on at a venue: its showtimes. */
+const programme: Relation = {
+  schema: Type.Array(funciones.schemas.item),
+  async attach(db, rows, name) {
+    const byVenue = groupBy(await rowsWhereIn(db, 'funciones', 'lugar_id', rows.map((r) => r.id)), 'lugar_id');
+    for (const row of rows) row[name] = byVenue.get(row.id) ?? [];
+  },
+};
+
 const none = {};
 const relations = new Map<AnyResource, Relations>([
-  [peliculas, { expand: { categoria }, embed: { participaciones: participantsOf('pelicula') } }],
-  [obras, { expand: { categoria }, embed: { participaciones: participantsOf('obra') } }],
-  [eventosUrbanos, { expand: { categoria }, embed: { participaciones: participantsOf('eventoUrbano') } }],
+  [peliculas, { expand: { categoria }, embed: { participaciones: participantsOf('pelicula'), funciones: showtimesOf('pelicula') } }],
+  [obras, { expand: { categoria }, embed: { participaciones: participantsOf('obra'), funciones: showtimesOf('obra') } }],
+  [eventosUrbanos, { expand: { categoria }, embed: { participaciones: participantsOf('eventoUrbano'), funciones: showtimesOf('eventoUrbano') } }],
   [artistas, { expand: none, embed: { participaciones: career } }],
   [categorias, { expand: none, embed: none }],
   [participaciones, { expand: { artista, evento }, embed: none }],
+  [lugares, { expand: none, embed: { funciones: programme } }],
+  [funciones, { expand: { lugar, evento }, embed: none }],
 ]);
 
 /** What `_expand` and `_embed` can attach to a resource's records. */
