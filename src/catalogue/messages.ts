@@ -63,6 +63,28 @@ export const messages = {
   coordinatesTogether: "Los campos 'latitud' y 'longitud' van juntos: envíe los dos o ninguno.",
   endBeforeStart: "El campo 'fin' debe ser posterior a 'inicio'.",
 
+  /** `POST /funciones/serie` (docs/api.md, "Series"). */
+  series: {
+    date: (what: string) => `${what} debe ser una fecha válida (AAAA-MM-DD).`,
+    hastaBeforeDesde: "El campo 'hasta' debe ser igual o posterior a 'desde'.",
+    weekday: (given: string, days: readonly string[]) => `El campo 'dias' tiene un día que no existe: ${given} (días: ${days.join(', ')}).`,
+    time: (given: string) => `El campo 'horas' tiene una hora no válida: ${given} (HH:MM, como 20:30).`,
+    exceptDate: (given: string) => `El campo 'excepto' tiene una fecha no válida: ${given} (AAAA-MM-DD).`,
+    none: 'La serie no da ninguna función: revise las fechas, los días y las excepciones.',
+    tooMany: (max: number) => `La serie da más de ${max} funciones, el máximo: divídala en varias.`,
+    exists: (when: string) => `Ya existe la función del ${when}.`,
+  },
+
+  /** Near and within: `cerca`, `radio_km`, `bbox` (docs/api.md, "Near and within"). */
+  geo: {
+    cerca: "El parámetro 'cerca' debe ser una latitud y una longitud separadas por coma, entre -90 y 90 y entre -180 y 180 (como -34.6037,-58.3816).",
+    radio: (max: number) => `El parámetro 'radio_km' debe ser un número mayor que 0 y de a lo sumo ${max}.`,
+    radioWithoutCerca: "El parámetro 'radio_km' necesita 'cerca', el punto desde el que se mide.",
+    distanceWithoutCerca: "El parámetro '_sort' ordena por distancia, que necesita 'cerca', el punto desde el que se mide.",
+    bbox: "El parámetro 'bbox' debe ser cuatro números separados por coma: oeste, sur, este y norte (longitudes entre -180 y 180, latitudes entre -90 y 90).",
+    bboxSouth: "El parámetro 'bbox' tiene el sur al norte del norte: el segundo número debe ser menor o igual que el cuarto.",
+  },
+
   moreInfo: {
     notFound: (path: string) => `No se encontró en la ruta: ${path}`,
     create: (n: Nouns, path: string) => `No se pudo ingresar ${n.failed.create} error en: ${path}`,

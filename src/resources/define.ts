@@ -51,6 +51,8 @@ export interface ResourceDefinition<T extends keyof Database, K extends string, 
   example: Record<K, number> & Static<TObject<F>>;
   /** The interface's path that reads a stored record back (a 201's Location). */
   location(item: Record<K, number> & Static<TObject<F>>): string;
+  /** Where its records are, for near and within (`cerca`, `bbox`): their own `latitud`/`longitud`, or their venue's (`lugar_id`). */
+  coordinates?: 'own' | 'venue';
   /** Fields that name records of other resources (the store holds them to it by foreign keys). */
   references?: Record<string, Reference>;
   /** The fields no two records may share all of (titles and names compared by their comparable form). */

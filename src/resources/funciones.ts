@@ -37,6 +37,7 @@ export const funciones = defineResource({
     evento_id: { to: (f) => items[f.tipo_evento as Tipo], byLookup: 'evento' },
     lugar_id: { to: () => lugares, byLookup: 'lugar' },
   },
+  coordinates: 'venue',
   unique: ['tipo_evento', 'evento_id', 'lugar_id', 'inicio'],
   rules: (f) => (f.fin == null || f.fin > f.inicio ? [] : [{ field: 'fin', sentence: messages.endBeforeStart }]),
   queries: (db) => ({
