@@ -7,7 +7,8 @@ import type { Database, Db } from './schema.js';
 export type FieldKind =
   | { type: 'integer'; minimum: number; maximum: number }
   | { type: 'text' }
-  | { type: 'fecha' }
+  /** `timed`: always a date and time, never a whole day (a showtime's `inicio`, `fin`). */
+  | { type: 'fecha'; timed?: boolean }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'number' }
   /** Kept as 0 and 1 on both stores (resources/define.ts); a filter's value is 0 or 1 too. */

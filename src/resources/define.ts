@@ -213,7 +213,8 @@ function fieldKinds(item: TObject): Record<string, FieldKind> {
         type === 'integer' ? { type: 'integer', minimum: s.minimum ?? -Number.MAX_SAFE_INTEGER, maximum: s.maximum ?? Number.MAX_SAFE_INTEGER } :
         type === 'number' ? { type: 'number' } :
         type === 'boolean' ? { type: 'boolean' } :
-        s.format === 'fecha' || s.format === 'inicio' ? { type: 'fecha' } :
+        s.format === 'fecha' ? { type: 'fecha' } :
+        s.format === 'inicio' ? { type: 'fecha', timed: true } :
         { type: 'text' };
       return [name, kind];
     }),
