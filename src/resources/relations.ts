@@ -86,17 +86,6 @@ const lugar: Relation = {
   },
 };
 
-/** "When and where is it on?": an item's showtimes. */
-function showtimesOf(tipo: TipoEvento): Relation {
-  return {
-    schema: Type.Array(funciones.schemas.item),
-    async attach(db, rows, name) {
-      const byItem = groupBy(await rowsWhereIn(db, 'funciones', 'evento_id', rows.map((r) => r.id), { also: { tipo_evento: tipo } }), 'evento_id');
-      for (const row of rows) row[name] = byItem.get(row.id) ?? [];
-    },
-  };
-}
-
 /** What is on at a venue: its showtimes. */
 const programme: Relation = {
   schema: Type.Array(funciones.schemas.item),
@@ -108,9 +97,9 @@ const programme: Relation = {
 
 const none = {};
 const relations = new Map<AnyResource, Relations>([
-  [peliculas, { expand: { categoria }, embed: { participaciones: participantsOf('pelicula'), funciones: showtimesOf('pelicula') } }],
-  [obras, { expand: { categoria }, embed: { participaciones: participantsOf('obra'), funciones: showtimesOf('obra') } }],
-  [eventosUrbanos, { expand: { categoria }, embed: { participaciones: participantsOf('eventoUrbano'), funciones: showtimesOf('eventoUrbano') } }],
+  [peliculas, { expand: { categoria }, embed: { participaciones: participantsOf('pelicula') } }],
+  [obras, { expand: { categoria }, embed: { participaciones: participantsOf('obra') } }],
+  [eventosUrbanos, { expand: { categoria }, embed: { participaciones: participantsOf('eventoUrbano') } }],
   [artistas, { expand: none, embed: { participaciones: career } }],
   [categorias, { expand: none, embed: none }],
   [participaciones, { expand: { artista, evento }, embed: none }],
