@@ -86,11 +86,13 @@ const lugar: Relation = {
   },
 };
 
-/** What is on at a venue: its showtimes. */
+/** What is on at a venue: its showtimes, each with its movie, work or event. */
 const programme: Relation = {
-  schema: Type.Array(funciones.schemas.item),
+  schema: Type.Array(Type.Object({ ...funciones.schemas.item.properties, evento: evento.schema })),
   async attach(db, rows, name) {
-    const byVenue = groupBy(await rowsWhereIn(db, 'funciones', 'lugar_id', rows.map((r) => r.id)), 'lugar_id');
+    const all = await rowsWhereIn(db, 'funciones', 'lugar_id', rows.map((r) => r.id));
+    await attachEventos(db, all, 'evento');
+    const byVenue = groupBy(all, 'lugar_id');
     for (const row of rows) row[name] = byVenue.get(row.id) ?? [];
   },
 };
