@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { assertError, buildTestApp, createArtista, createCategoria, createEventoUrbano, createObra, createPelicula, send, unique, type Json } from '../helpers.js';
-import { backend, withMigratedStore } from '../stores.js';
+import { follow, post, serve } from '../feedClient.js';
+import { backend, freshStore, withMigratedStore } from '../stores.js';
 
 let app: FastifyInstance;
 before(async () => {
@@ -264,6 +265,32 @@ describe(`TIMEZONE and showtimes (${backend})`, () => {
       assert.equal(await inicio('2026-10-04T00:30'), '2026-10-04T00:30:00.000+00:00');
     } finally {
       await baires.close();
+    }
+  });
+});
+
+describe(`/funciones: the live feed (${backend})`, () => {
+  it('when a stream follows recurso=funciones, then a series\' altas and a deletion\'s cascaded bajas arrive, in id order, once each', async () => {
+    const store = await freshStore();
+    const { app: served, base } = await serve(store);
+    try {
+      await post(base, '/categorias', { nombre: 'Drama' });
+      await post(base, '/peliculas', { titulo: 'Roma', sipnosis: 'x', duracion: 135, categoria_id: 1 });
+      await post(base, '/lugares', { nombre: 'Sala', direccion: 'Calle 1' });
+      const stream = follow(`${base}/cambios?recurso=funciones`);
+      await stream.until(() => stream.status === 200, 'its headers');
+      await post(base, '/funciones/serie', { tipo_evento: 'pelicula', evento_id: 1, lugar_id: 1, desde: '2027-01-01', hasta: '2027-01-02', dias: ['viernes', 'sábado'], horas: ['20:00'] });
+      const deleted = await fetch(`${base}/peliculas/1`, { method: 'DELETE', headers: { connection: 'close' } });
+      assert.equal(deleted.status, 200);
+      await stream.until((e) => e.length === 4, 'two altas and two bajas');
+      assert.deepEqual(stream.events.map((e) => [e.data.recurso, e.data.clave, e.data.operacion]), [
+        ['funciones', 1, 'alta'], ['funciones', 2, 'alta'], ['funciones', 1, 'baja'], ['funciones', 2, 'baja'],
+      ]);
+      assert.deepEqual(stream.events.map((e) => e.id), [...stream.events.map((e) => e.id)].sort((a, b) => a - b));
+      stream.stop();
+    } finally {
+      await served.close();
+      await store.drop();
     }
   });
 });
