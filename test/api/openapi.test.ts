@@ -262,7 +262,7 @@ describe('the description when writes need a key (API_KEYS)', () => {
         } else assert.equal(security, undefined, `${method} ${path}`);
       }
     }
-    assert.equal(writes, 8 * 4 + 2, 'POST, PUT, PATCH and DELETE of each of the eight resources, POST /importar and POST /cambios/{id}/deshacer');
+    assert.equal(writes, 8 * 4 + 3, 'POST, PUT, PATCH and DELETE of each of the eight resources, POST /importar, POST /cambios/{id}/deshacer and POST /funciones/serie');
   });
 
   it('when API_KEYS is not set, then nothing in the description asks for a key', async () => {
