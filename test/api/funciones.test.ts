@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { assertError, buildTestApp, createArtista, createCategoria, createEventoUrbano, createObra, createPelicula, send, unique, type Json } from '../helpers.js';
 import { follow, post, serve } from '../feedClient.js';
+import { importar } from './uploads.js';
 import { backend, freshStore, withMigratedStore } from '../stores.js';
 
 let app: FastifyInstance;
@@ -265,6 +266,43 @@ describe(`TIMEZONE and showtimes (${backend})`, () => {
       assert.equal(await inicio('2026-10-04T00:30'), '2026-10-04T00:30:00.000+00:00');
     } finally {
       await baires.close();
+    }
+  });
+});
+
+describe(`venues and showtimes in spreadsheets (${backend})`, () => {
+  it('when they are exported as .xlsx, .ods and CSV and imported into another store, then each format gives the same records back', async () => {
+    const source = await buildTestApp();
+    const target = await buildTestApp();
+    try {
+      const categoria = (await send(source, 'POST', '/categorias', { nombre: 'Teatro' })).json<{ id: number }>();
+      const obra = (await send(source, 'POST', '/Obras', { titulo: 'Hamlet', descripcion: 'Dinamarca.', duracion: 180, categoria_id: categoria.id })).json<{ id: number }>();
+      const colon = await createLugar(source, { nombre: 'Teatro Colón', latitud: -34.601066, longitud: -58.383217, accesible: true, url: 'https://teatrocolon.org.ar' });
+      const sala = await createLugar(source, { nombre: 'Sala; "B"' });
+      await createFuncion({ tipo_evento: 'obra', evento_id: obra.id, lugar_id: colon.id, inicio: '2026-12-25T20:00', fin: '2026-12-25T23:00', estado: 'agotada', notas: 'Subtitulada' }, source);
+      await createFuncion({ tipo_evento: 'obra', evento_id: obra.id, lugar_id: sala.id, inicio: '2026-12-26T00:00' }, source);
+      const lists = async (app: FastifyInstance) => [(await send(app, 'GET', '/lugares')).body, (await send(app, 'GET', '/funciones')).body];
+      const download = async (query: string) => (await source.inject({ method: 'GET', url: `/exportar.${query}` })).rawPayload;
+
+      const first = await importar(target, '', [{ name: 'todo.xlsx', bytes: await download('xlsx') }]);
+      assert.equal(first.statusCode, 200, first.body);
+      assert.deepEqual(await lists(target), await lists(source));
+      const unchanged = { nuevos: 0, actualizados: 0, sin_cambios: 2 };
+      const again = async (files: { name: string; bytes: Buffer }[]) => {
+        const res = await importar(target, '?existentes=actualizar', files);
+        assert.equal(res.statusCode, 200, res.body);
+        const { lugares, funciones } = res.json<{ recuentos: Record<string, unknown> }>().recuentos;
+        assert.deepEqual({ lugares, funciones }, { lugares: unchanged, funciones: unchanged });
+      };
+      await again([{ name: 'todo.ods', bytes: await download('ods') }]);
+      const csv = async (recurso: string) => ({ name: `${recurso}.csv`, bytes: await download(`csv?recurso=${recurso}`) });
+      await again([await csv('categorias'), await csv('Obras'), await csv('lugares'), await csv('funciones')]);
+      assert.match((await download('csv?recurso=funciones')).toString(), /;Teatro Colón;25\/12\/2026 20:00;25\/12\/2026 23:00;Agotada;Subtitulada\r\n.*;26\/12\/2026 00:00;;Programada;\r\n$/s);
+      assert.match((await download('csv?recurso=lugares')).toString(), /;-34\.601066;-58\.383217;sí;https:\/\/teatrocolon\.org\.ar\r\n/);
+      assert.deepEqual(await lists(target), await lists(source));
+    } finally {
+      await source.close();
+      await target.close();
     }
   });
 });
