@@ -148,6 +148,8 @@ describe(`/lugares: near and within (${backend})`, () => {
     assert.deepEqual(await ids('cerca=10.02,-30&radio_km=100&_sort=distancia'), [north2km, center, east40km]);
     assert.deepEqual(await ids('cerca=10.02,-30&radio_km=100&_sort=distancia&_order=desc'), [east40km, center, north2km]);
     assert.deepEqual(await ids('cerca=10,-30&radio_km=1.9'), [center]);
+    const [nearest] = (await send(app, 'GET', '/lugares?cerca=10.02,-30&_sort=distancia&_limit=1')).json<Json[]>();
+    assert.deepEqual(Object.keys(nearest ?? {}), ['id', 'nombre', 'direccion', 'latitud', 'longitud', 'accesible', 'url'], 'no distance field');
   });
 
   it('when bbox is given, then its edges are included; with cerca, both apply; a venue without coordinates never matches', async () => {
