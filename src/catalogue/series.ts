@@ -19,9 +19,9 @@ export interface SeriesRule {
 /** Most showtimes one series creates, counted after `excepto`. */
 export const SERIES_MAX = 1000;
 
-/** The weekdays by their comparable names, in `Date.getUTCDay()` numbering. */
-export const WEEKDAYS = ['domingo', 'lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado'] as const;
-const SHOWN_WEEKDAYS = ['lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado', 'domingo'];
+/** The weekdays `dias` names, as people write them, Monday first. */
+export const DIAS = ['lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado', 'domingo'] as const;
+const COMPARABLE_DIAS: readonly string[] = DIAS.map(comparable);
 
 const DAY_MS = 86_400_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -47,9 +47,10 @@ export function seriesStarts(rule: SeriesRule, zone: string): { starts: string[]
   if (desde !== undefined && hasta !== undefined && hasta < desde) problems.push({ field: 'hasta', sentence: s.hastaBeforeDesde });
   const weekdays = new Set<number>();
   for (const dia of rule.dias) {
-    const day = (WEEKDAYS as readonly string[]).indexOf(comparable(dia));
-    if (day < 0) problems.push({ field: 'dias', sentence: s.weekday(dia, SHOWN_WEEKDAYS) });
-    else weekdays.add(day);
+    const day = COMPARABLE_DIAS.indexOf(comparable(dia));
+    if (day < 0) problems.push({ field: 'dias', sentence: s.weekday(dia, DIAS) });
+    // As `Date.getUTCDay()` counts them: Sunday is 0.
+    else weekdays.add((day + 1) % 7);
   }
   for (const hora of rule.horas) {
     if (!TIME.test(hora.trim())) problems.push({ field: 'horas', sentence: s.time(hora) });
