@@ -21,7 +21,7 @@ const ANSWER_CACHE_LIMITS = { entries: 10_000, bytes: 16 * 1024 * 1024 };
 type Row = Record<string, unknown>;
 
 /**
- * The interface's five routes of one resource, written once for all six: statuses, headers and
+ * The interface's five routes of one resource, written once for all of them: statuses, headers and
  * bodies. What a record may be and how it is stored are the catalogue's (resources/writes.ts);
  * answers that depend on one table are served from the caches while it is unchanged.
  */

@@ -130,7 +130,7 @@ export interface Resource<
 type Row = Record<string, unknown>;
 
 /**
- * A resource as the code that serves all six alike sees it (the HTTP routes, the writes, the
+ * A resource as the code that serves them all alike sees it (the HTTP routes, the writes, the
  * command line): records are plain rows there, validated against the resource's own schemas.
  */
 export interface AnyResource extends Omit<Resource, 'table' | 'key' | 'example' | 'location' | 'unique' | 'queries'> {
