@@ -81,7 +81,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.addHook('onRequest', notFound.beforeBody);
   // Bodies are JSON only: anything else is a 415.
   app.removeContentTypeParser('text/plain');
-  strictJsonBodies(app);
+  // Decimal fields (a venue's coordinates) round what they are sent; every other number must be exact.
+  strictJsonBodies(app, new Set(resources.flatMap((r) => Object.entries(r.kinds).flatMap(([name, kind]) => (kind.type === 'number' ? [name] : [])))));
   conditionalGets(app);
 
   // Before the routes, so that the description and the request metrics see every one of them.

@@ -7,9 +7,10 @@ const NUMBER = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
  * The first number literal of a valid JSON text whose parsed value is not exactly what it says,
- * with the key it is the value of, when it is one.
+ * with the key it is the value of, when it is one; but for the values of keys `rounded` names,
+ * which are decimals a field keeps to a few places (a venue's coordinates).
  */
-export function firstInexactNumber(json: string): { literal: string; key?: string } | undefined {
+export function firstInexactNumber(json: string, rounded: (key: string) => boolean = () => false): { literal: string; key?: string } | undefined {
   // Only a literal with a fraction or an exponent can be inexact: a digit right before `.`, `e` or
   // `E` somewhere. Most bodies have none, and skip the scan.
   if (!/\d[.eE]/.test(json)) return undefined;
@@ -18,7 +19,9 @@ export function firstInexactNumber(json: string): { literal: string; key?: strin
     const [token] = match;
     if (!token.startsWith('"') && !isExact(token)) {
       const isValueOf = previous?.text.startsWith('"') && json.slice(previous.end, match.index).trim() === ':';
-      return isValueOf && previous ? { literal: token, key: JSON.parse(previous.text) as string } : { literal: token };
+      const key = isValueOf && previous ? (JSON.parse(previous.text) as string) : undefined;
+      if (key === undefined) return { literal: token };
+      if (!rounded(key)) return { literal: token, key };
     }
     previous = { text: token, end: match.index + token.length };
   }

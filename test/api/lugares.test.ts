@@ -36,6 +36,15 @@ describe(`/lugares: records (${backend})`, () => {
     assert.deepEqual((await send(app, 'GET', '/lugares/teatro%20colon')).json(), body);
   });
 
+  it('when a coordinate is a JSON number with more digits than a double holds, then it is rounded to 6 decimals, not refused as inexact', async () => {
+    const res = await app.inject({
+      method: 'POST', url: '/lugares', headers: { 'content-type': 'application/json' },
+      payload: `{"nombre":"${unique('Sala')}","direccion":"Calle 1","latitud":-34.00000000000000001,"longitud":58.1234565000000000001}`,
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual([res.json<Json>().latitud, res.json<Json>().longitud], [-34, 58.123457]);
+  });
+
   it('when accesible is null and url has spaces around it, then accesible is false and url is stored trimmed', async () => {
     const lugar = await createLugar({ accesible: null, url: '  https://example.org/sala?a=1  ' });
     assert.equal(lugar.accesible, false);

@@ -57,14 +57,14 @@ const pick = (record: Json, names: string[]): Json => Object.fromEntries(names.m
 const hasSurrogate = (text: string) => /\p{Cs}/u.test(text);
 
 /** The body as the service parses it, or the status it refuses it with; undefined when the content type is not one the model knows. */
-function bodyOutcome(request: Sent['request']): { status: number } | { body: unknown } | undefined {
+function bodyOutcome(request: Sent['request'], decimalFields: ReadonlySet<string>): { status: number } | { body: unknown } | undefined {
   const { payload } = request;
   const type = request.headers['content-type'];
   if (payload === undefined || (payload === '' && type === undefined)) return { body: undefined };
   if (type === undefined || NON_JSON_TYPES.includes(type)) return { status: 415 };
   if (!JSON_TYPES.includes(type)) return undefined;
   if (Buffer.byteLength(payload) > 1024 * 1024) return { status: 413 };
-  const parsed = parseBody(payload);
+  const parsed = parseBody(payload, decimalFields);
   return parsed ? { body: parsed.value } : { status: 400 };
 }
 
@@ -80,7 +80,9 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 /** The status (and record) the contract requires of a write, given what is stored. */
 function expectWrite(sent: Sent, spec: ResourceSpec, model: Catalogue, key: number | undefined): Expected | undefined {
   const { recipe: r, request } = sent;
-  const outcome = bodyOutcome(request);
+  // The fields any resource keeps to 6 decimals (a venue's coordinates): their literals are rounded, never refused.
+  const decimalFields = new Set(model.specs.flatMap((s) => s.fields.filter((f) => f.kind === 'number').map((f) => f.name)));
+  const outcome = bodyOutcome(request, decimalFields);
   if (outcome === undefined) return undefined;
   if ('status' in outcome) return { status: outcome.status };
   if (r.op !== 'create' && key === undefined) return { status: 400 };

@@ -69,7 +69,7 @@ function exactLiteral(literal: string): boolean {
  * JSON, a `__proto__` key or a `constructor.prototype` anywhere, or a number that parsing would
  * round (2^53+1, 1e400).
  */
-export function parseBody(text: string): { value: unknown } | undefined {
+export function parseBody(text: string, decimalFields: ReadonlySet<string> = new Set()): { value: unknown } | undefined {
   let poisoned = false;
   let value: unknown;
   try {
@@ -82,7 +82,15 @@ export function parseBody(text: string): { value: unknown } | undefined {
   } catch {
     return undefined;
   }
-  const inexact = [...text.matchAll(NUMBER_OR_STRING)].some(([token]) => !token.startsWith('"') && !exactLiteral(token));
+  // A decimal field's value (a venue's coordinates) is rounded to 6 decimals by its own rule: any literal does.
+  const tokens = [...text.matchAll(NUMBER_OR_STRING)];
+  const inexact = tokens.some((match, i) => {
+    const [token] = match;
+    if (token.startsWith('"') || exactLiteral(token)) return false;
+    const before = tokens[i - 1];
+    const isValueOf = before !== undefined && before[0].startsWith('"') && text.slice((before.index ?? 0) + before[0].length, match.index).trim() === ':';
+    return !(isValueOf && decimalFields.has(JSON.parse(before[0]) as string));
+  });
   return poisoned || inexact ? undefined : { value };
 }
 
