@@ -149,8 +149,11 @@ describe(`/lugares: near and within (${backend})`, () => {
     bare = (await createLugar()).id;
   });
 
-  it('when cerca is given alone, then the venues within 5 km answer, by id', async () => {
+  it('when cerca is given alone, then the venues within 5 km answer, by id; a page\'s links keep it', async () => {
     assert.deepEqual(await ids('cerca=10,-30'), [center, north2km]);
+    const page = await send(app, 'GET', '/lugares?cerca=10,-30&_page=1&_limit=1');
+    assert.equal(page.headers['x-total-count'], '2');
+    assert.match(String(page.headers.link), /<\/lugares\?cerca=10%2C-30&_page=2&_limit=1>; rel="next"/);
   });
 
   it('when radio_km widens the circle and _sort=distancia orders it, then nearest first, and _order=desc reverses it', async () => {
