@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { assertError, buildTestApp, createPelicula, send, unique, type Json } from '../helpers.js';
+import { seededRandom, seedFor } from '../random.js';
 import { backend, withMigratedStore } from '../stores.js';
 
 let app: FastifyInstance;
@@ -197,6 +198,60 @@ describe(`/lugares: near and within (${backend})`, () => {
     await refused('bbox=-181,0,1,1', BBOX);
     await refused('bbox=0,10,1,5', "El parámetro 'bbox' tiene el sur al norte del norte: el segundo número debe ser menor o igual que el cuarto.");
     assert.deepEqual(await ids('cerca=10,-30&radio_km=100'), [center, north2km, east40km]);
+  });
+});
+
+describe(`/lugares: near and within against a brute-force haversine (${backend})`, () => {
+  const EARTH_KM = 6371.0088;
+  const rad = (degrees: number) => (degrees * Math.PI) / 180;
+  const km = (lat1: number, lon1: number, lat2: number, lon2: number) => {
+    const a = Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lon2 - lon1) / 2) ** 2;
+    return 2 * EARTH_KM * Math.asin(Math.sqrt(a));
+  };
+  const wrap = (lon: number) => (lon > 180 ? lon - 360 : lon < -180 ? lon + 360 : lon);
+
+  it('when random venues around Buenos Aires, Tromsø and the antimeridian are searched at random, then each answer is what the distance and the box say', async (t) => {
+    const random = seededRandom(seedFor(t));
+    const own = await buildTestApp();
+    try {
+      // Clusters where a box in degrees is widest (70° north) and where longitude wraps around.
+      const centers = [[-34.6, -58.4], [69.65, 18.96], [-17.7, 179.9]] as const;
+      const venues: { id: number; lat: number; lon: number }[] = [];
+      for (let i = 0; i < 150; i++) {
+        const [lat0, lon0] = centers[i % centers.length] ?? [0, 0];
+        const lat = Math.round((lat0 + (random() - 0.5) * 2) * 1e6) / 1e6;
+        const lon = Math.round(wrap(lon0 + ((random() - 0.5) * 4) / Math.cos(rad(lat0))) * 1e6) / 1e6;
+        const res = await send(own, 'POST', '/lugares', { nombre: `Sala ${i}`, direccion: 'Calle 1', latitud: lat, longitud: lon });
+        venues.push({ id: res.json<{ id: number }>().id, lat, lon });
+      }
+      const answered = async (query: string) => (await send(own, 'GET', `/lugares?${query}`)).json<Json[]>().map((l) => l.id as number);
+      for (let q = 0; q < 30; q++) {
+        const [lat0, lon0] = centers[q % centers.length] ?? [0, 0];
+        const lat = Math.round((lat0 + (random() - 0.5)) * 1e4) / 1e4;
+        const lon = Math.round(wrap(lon0 + (random() - 0.5) / Math.cos(rad(lat0))) * 1e4) / 1e4;
+        const radius = Math.round((0.5 + random() * 99.5) * 100) / 100;
+        // A venue a hair's breadth from the circle may fall either side of it in floating point: left out of the comparison.
+        const distance = new Map(venues.map((v) => [v.id, km(lat, lon, v.lat, v.lon)]));
+        const borderline = (id: number) => Math.abs((distance.get(id) ?? 0) - radius) < 1e-6;
+        const inside = venues.filter((v) => (distance.get(v.id) ?? Infinity) <= radius && !borderline(v.id)).map((v) => v.id);
+        const near = `cerca=${lat},${lon}&radio_km=${radius}`;
+        assert.deepEqual((await answered(near)).filter((id) => !borderline(id)), inside, near);
+        const nearest = (await answered(`${near}&_sort=distancia`)).filter((id) => !borderline(id));
+        assert.deepEqual(nearest, [...inside].sort((a, b) => (distance.get(a) ?? 0) - (distance.get(b) ?? 0) || a - b), `${near}&_sort=distancia`);
+      }
+      for (let q = 0; q < 15; q++) {
+        const [lat0, lon0] = centers[q % centers.length] ?? [0, 0];
+        const sur = Math.round((lat0 - random()) * 1e4) / 1e4;
+        const norte = Math.round((lat0 + random()) * 1e4) / 1e4;
+        const oeste = Math.round(wrap(lon0 - (random() * 2) / Math.cos(rad(lat0))) * 1e4) / 1e4;
+        const este = Math.round(wrap(lon0 + (random() * 2) / Math.cos(rad(lat0))) * 1e4) / 1e4;
+        const inBox = (v: { lat: number; lon: number }) => v.lat >= sur && v.lat <= norte && (oeste <= este ? v.lon >= oeste && v.lon <= este : v.lon >= oeste || v.lon <= este);
+        const bbox = `bbox=${oeste},${sur},${este},${norte}`;
+        assert.deepEqual(await answered(bbox), venues.filter(inBox).map((v) => v.id), bbox);
+      }
+    } finally {
+      await own.close();
+    }
   });
 });
 
