@@ -6,6 +6,7 @@ import { crudRoutes } from './api/crudRoutes.js';
 import { transferRoutes } from './api/transferRoutes.js';
 import { changeRoutes } from './api/changeRoutes.js';
 import { calendarRoutes } from './api/calendarRoutes.js';
+import { seriesRoutes } from './api/seriesRoutes.js';
 import { pruneRegularly } from './changes/retention.js';
 import { errorHandler, methodAwareNotFound } from './api/errors.js';
 import { strictJsonBodies } from './api/json.js';
@@ -81,7 +82,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.addHook('onRequest', notFound.beforeBody);
   // Bodies are JSON only: anything else is a 415.
   app.removeContentTypeParser('text/plain');
-  strictJsonBodies(app);
+  // Decimal fields (a venue's coordinates) round what they are sent; every other number must be exact.
+  strictJsonBodies(app, new Set(resources.flatMap((r) => Object.entries(r.kinds).flatMap(([name, kind]) => (kind.type === 'number' ? [name] : [])))));
   conditionalGets(app);
 
   // Before the routes, so that the description and the request metrics see every one of them.
@@ -95,6 +97,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
   const versions = tableVersions(db, Object.fromEntries(resources.map((r) => [r.name, r.table])));
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions, config.TIMEZONE);
+  seriesRoutes(app, db, config.TIMEZONE);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
   calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE });
   const stopPruning = pruneRegularly(

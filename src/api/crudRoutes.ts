@@ -21,7 +21,7 @@ const ANSWER_CACHE_LIMITS = { entries: 10_000, bytes: 16 * 1024 * 1024 };
 type Row = Record<string, unknown>;
 
 /**
- * The interface's five routes of one resource, written once for all six: statuses, headers and
+ * The interface's five routes of one resource, written once for all of them: statuses, headers and
  * bodies. What a record may be and how it is stored are the catalogue's (resources/writes.ts);
  * answers that depend on one table are served from the caches while it is unchanged.
  */
@@ -38,24 +38,27 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
     for (const name of query.expand) await relations.expand[name]?.attach(db, rows, name);
     for (const name of query.embed) await relations.embed[name]?.attach(db, rows, name);
   }
-  const cacheFor = (query: Pick<ListQuery, 'expand' | 'embed'>) => (query.expand.length === 0 && query.embed.length === 0 ? answers : undefined);
+  const located = resource.coordinates !== undefined;
+  // A page found by its venue's place depends on the venues too: not kept.
+  const cacheFor = (query: Pick<ListQuery, 'expand' | 'embed' | 'geo'>) =>
+    query.expand.length === 0 && query.embed.length === 0 && !(query.geo && resource.coordinates === 'venue') ? answers : undefined;
 
   async function page(raw: RawQuery, query: ListQuery, state: TableState) {
-    const { rows, total } = await listRows(db, { table, key: key.name, kinds: resource.kinds }, query, state.rows);
+    const { rows, total } = await listRows(db, { table, key: key.name, kinds: resource.kinds, coordinates: resource.coordinates }, query, state.rows);
     const headers: Record<string, string> = { 'x-total-count': String(total) };
-    if (query.window) headers.link = linkHeader(resource.path, listParams(raw, resource.kinds), query.window, total);
+    if (query.window) headers.link = linkHeader(resource.path, listParams(raw, resource.kinds, located), query.window, total);
     return { rows: rows as Row[], headers };
   }
 
   app.get(schema.paths.list, { schema: schema.list, config: route('read') }, async (request, reply) => {
     const raw = request.query as RawQuery;
     // Without list parameters, the interface's own answer: the whole table.
-    if (!usesListQuery(raw, resource.kinds)) {
+    if (!usesListQuery(raw, resource.kinds, located)) {
       const list = await wholeTable();
       reply.type('application/json; charset=utf-8');
       return 'stream' in list ? reply.send(list.stream) : reply.header('etag', list.etag).send(list.body);
     }
-    const query = parseListQuery(raw, resource.kinds, names, timeZone);
+    const query = parseListQuery(raw, resource.kinds, names, timeZone, located);
     // Keyed by the URL as sent: the Link header repeats its parameters.
     const cached = await cacheFor(query)?.(request.url, async (state) => {
       const { rows, headers } = await page(raw, query, state);

@@ -2,9 +2,11 @@ import { Type, type TObject, type TSchema } from 'typebox';
 import { canonicalFecha } from '../catalogue/fecha.js';
 import { STORABLE_TEXT } from '../catalogue/fields.js';
 import { comparable } from '../catalogue/comparable.js';
+import { decimal } from '../catalogue/numbers.js';
 import { messages } from '../catalogue/messages.js';
-import type { Condition, FieldKind, ListQuery, Window } from '../db/listing.js';
+import { DISTANCE, type Condition, type FieldKind, type ListQuery, type Window } from '../db/listing.js';
 import { badRequest } from './errors.js';
+import { GEO_PARAMS, geoParams, parseGeo } from './nearQuery.js';
 
 /**
  * The json-server 0.17 query dialect on lists: pages, filters, search, sort and relations.
@@ -20,31 +22,36 @@ const OTHER_PARAMS = ['_sort', '_order', 'q', '_expand', '_embed'];
 // Text no field can hold cannot be compared with one either (PostgreSQL refuses U+0000 outright).
 const STORABLE = new RegExp(STORABLE_TEXT, 'u');
 
-/** Whether the request uses any parameter of the dialect (so the answer carries its headers). */
-export function usesListQuery(raw: RawQuery, kinds: Record<string, FieldKind>): boolean {
-  return Object.keys(raw).some((param) => recognized(param, kinds));
+/**
+ * Whether the request uses any parameter of the dialect (so the answer carries its headers).
+ * `located`: the list's records have a place, and take near and within (nearQuery.ts).
+ */
+export function usesListQuery(raw: RawQuery, kinds: Record<string, FieldKind>, located = false): boolean {
+  return Object.keys(raw).some((param) => recognized(param, kinds, located));
 }
 
 /** The request's parameters the dialect knows: what a `Link` to another page carries, and nothing a client added beside them. */
-export function listParams(raw: RawQuery, kinds: Record<string, FieldKind>): RawQuery {
-  return Object.fromEntries(Object.entries(raw).filter(([param]) => recognized(param, kinds)));
+export function listParams(raw: RawQuery, kinds: Record<string, FieldKind>, located = false): RawQuery {
+  return Object.fromEntries(Object.entries(raw).filter(([param]) => recognized(param, kinds, located)));
 }
 
 /** Whether `name` is a field; `__proto__`, `constructor` and the like are not, whatever `in` says. */
 const isField = (name: string, kinds: Record<string, FieldKind>) => Object.hasOwn(kinds, name);
 
-function recognized(param: string, kinds: Record<string, FieldKind>): boolean {
+function recognized(param: string, kinds: Record<string, FieldKind>, located: boolean): boolean {
   if (WINDOW_PARAMS.includes(param) || OTHER_PARAMS.includes(param) || isField(param, kinds)) return true;
+  if (located && (GEO_PARAMS as readonly string[]).includes(param)) return true;
   const suffix = SUFFIXES.find((s) => param.endsWith(s));
   return suffix !== undefined && isField(param.slice(0, -suffix.length), kinds);
 }
 
-/** `timeZone`: the zone a date-time filter's offset is read in (catalogue/fecha.ts). */
+/** `timeZone`: the zone a date-time filter's offset is read in (catalogue/fecha.ts); `located`: as in usesListQuery. */
 export function parseListQuery(
   raw: RawQuery,
   kinds: Record<string, FieldKind>,
   relations: { expand: readonly string[]; embed: readonly string[] },
   timeZone: string,
+  located = false,
 ): ListQuery {
   const all = (param: string) => [raw[param] ?? []].flat();
   const one = (param: string) => all(param).at(-1);
@@ -64,10 +71,13 @@ export function parseListQuery(
   const q = one('q');
   const v = messages.validation;
   if (q !== undefined && !STORABLE.test(q)) throw badRequest(v.unstorable(v.subject('querystring', 'q')));
+  const sort = parseSort(one('_sort'), one('_order'), kinds, located);
+  const geo = located ? parseGeo(raw, sort.some((s) => s.field === DISTANCE)) : undefined;
   return {
     conditions,
     search: q === undefined || q.trim() === '' ? undefined : comparable(q),
-    sort: parseSort(one('_sort'), one('_order'), kinds),
+    sort,
+    ...(geo && { geo }),
     window: parseWindow(one),
     expand: parseRelations('_expand', raw, relations.expand),
     embed: parseRelations('_embed', raw, relations.embed),
@@ -91,13 +101,21 @@ function filterValue(param: string, kind: FieldKind, value: string, timeZone: st
     case 'enum':
       if (!kind.values.includes(value)) throw badRequest(v.oneOf(what, kind.values));
       return value;
+    case 'number': {
+      const number = decimal(value);
+      if (number === undefined) throw badRequest(v.number(what));
+      return number;
+    }
+    case 'boolean':
+      if (value !== 'true' && value !== 'false') throw badRequest(v.boolean(what));
+      return value === 'true' ? 1 : 0;
     case 'text':
       if (!STORABLE.test(value)) throw badRequest(v.unstorable(what));
       return comparable(value);
   }
 }
 
-function parseSort(sort: string | undefined, order: string | undefined, kinds: Record<string, FieldKind>) {
+function parseSort(sort: string | undefined, order: string | undefined, kinds: Record<string, FieldKind>, located: boolean) {
   const orders = (order ?? '').split(',').map((o) => o.trim().toLowerCase());
   // A direction is checked even with nothing to sort: a client's mistake is told, never ignored.
   for (const o of orders) {
@@ -110,7 +128,8 @@ function parseSort(sort: string | undefined, order: string | undefined, kinds: R
   return sort.split(',').map((entry, i) => {
     const descending = entry.trim().startsWith('-') || orders[i] === 'desc' || (orders.length === 1 && orders[0] === 'desc');
     const field = entry.trim().replace(/^-/, '');
-    if (!isField(field, kinds)) throw badRequest(messages.query.sortField(field, Object.keys(kinds)));
+    const sortable = located ? [...Object.keys(kinds), DISTANCE] : Object.keys(kinds);
+    if (!isField(field, kinds) && !(located && field === DISTANCE)) throw badRequest(messages.query.sortField(field, sortable));
     return { field, descending };
   });
 }
@@ -165,10 +184,11 @@ export const NO_RELATIONS = { expand: [], embed: [] } as const;
  * value answers the same sentence whatever the description says. A filter may repeat (`T | T[]`);
  * the others count once.
  */
-export function listQuerySchema(kinds: Record<string, FieldKind>, relations: { expand: readonly string[]; embed: readonly string[] }): TObject {
+export function listQuerySchema(kinds: Record<string, FieldKind>, relations: { expand: readonly string[]; embed: readonly string[] }, located = false): TObject {
   const fields = Object.keys(kinds).length > 0;
   return Type.Object({
-    ...(fields && { ...windowParams(), ...sortParams(kinds), ...filterParams(kinds) }),
+    ...(fields && { ...windowParams(), ...sortParams(kinds, located), ...filterParams(kinds) }),
+    ...(located && geoParams()),
     ...relationParams(relations),
   });
 }
@@ -188,8 +208,8 @@ export function windowParams(): Record<string, TSchema> {
 }
 
 /** `_sort` by one field (a leading `-` sorts descending) and `_order`. */
-export function sortParams(kinds: Record<string, FieldKind>): Record<string, TSchema> {
-  const fields = Object.keys(kinds);
+export function sortParams(kinds: Record<string, FieldKind>, located = false): Record<string, TSchema> {
+  const fields = located ? [...Object.keys(kinds), DISTANCE] : Object.keys(kinds);
   return {
     _sort: Type.Optional(
       Type.Enum([...fields, ...fields.map((f) => `-${f}`)], {
@@ -227,6 +247,10 @@ function filterSchema(kind: FieldKind): TSchema {
       return Type.String({ examples: ['2026-11-14', '2026-11-14T20:30:00'], description: 'A date, which is its midnight, or a date-time.' });
     case 'enum':
       return Type.Enum(kind.values);
+    case 'number':
+      return Type.Number();
+    case 'boolean':
+      return Type.Boolean();
     case 'text':
       return Type.String();
   }

@@ -49,7 +49,7 @@ export function routeSchemas(resource: AnyResource, relations: Relations) {
       ...routeDocs(path, 'list', english),
       response: { 200: Type.Array(answer), ...errors },
       described: {
-        query: listQuerySchema(resource.kinds, names),
+        query: listQuerySchema(resource.kinds, names, resource.coordinates !== undefined),
         answers: {
           200: { description: `The ${english} records that match, by ${key.name}; without list parameters, all of them.`, headers: { ...HEADERS.totalCount, ...HEADERS.link } },
           400: 'A list parameter has a value it does not take: the sentence names it.',

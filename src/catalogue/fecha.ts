@@ -1,4 +1,4 @@
-import { wallClockAt } from './zone.js';
+import { existingWallClock, wallClockAt } from './zone.js';
 
 /**
  * Event dates: the event's wall clock (contract, "Dates and times"). Clients send `YYYY-MM-DD` or
@@ -94,3 +94,29 @@ function parseOffset(offset: string): number | undefined {
   if (hours > 23 || minutes > 59) return undefined;
   return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
+
+/** A showtime's wall clock: to the minute, with `:00` or `:00.000` seconds at most, and an offset or none. */
+const INICIO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?::00(?:\.000)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * The canonical form of a showtime's `inicio` or `fin` in `zone` (contract, "Details of venues,
+ * showtimes and what's on"): always timed, never a whole day; a wall clock that does not occur in
+ * `zone` (a spring-forward gap) moves forward by the gap. Undefined when it is not such a date-time.
+ */
+export function canonicalInicio(value: string, zone: string): string | undefined {
+  const parts = INICIO.exec(value);
+  if (!parts) return undefined;
+  const [, minute = '', offset = 'Z'] = parts;
+  const fecha = canonicalFecha(`${minute}:00${offset}`, zone);
+  return fecha === undefined ? undefined : wallClockIn(zone, fecha);
+}
+
+/** A canonical wall clock, moved out of a gap of `zone` when it falls in one. */
+export function wallClockIn(zone: string, fecha: string): string {
+  const wall = Date.parse(fecha);
+  const existing = existingWallClock(zone, wall);
+  return existing === wall ? fecha : new Date(existing).toISOString().replace('Z', '+00:00');
+}
+
+/** Whether `value` is a real showtime wall clock in canonical form (seconds and milliseconds zero). */
+export const isCanonicalInicio = (value: string): boolean => value.endsWith(':00.000+00:00') && isCanonicalFecha(value);

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
 
 /**
  * The field types every resource is built from. Each carries its contract rule once; the
@@ -47,3 +47,39 @@ export const TipoEvento = Type.Enum(TIPOS_EVENTO);
 /** What a change of the change log did to its record: created, modified (replaced or patched), deleted. */
 export const OPERACIONES = ['alta', 'modificacion', 'baja'] as const;
 export type Operacion = (typeof OPERACIONES)[number];
+
+/**
+ * A value that may be null. JSON Schema's `type: [T, 'null']` rather than a union, so that every
+ * other rule of T (lengths, ranges, formats) still names the field in one sentence.
+ */
+const orNull = <S extends TSchema>(schema: S): TUnsafe<Static<S> | null> =>
+  Type.Unsafe<Static<S> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
+
+/** Degrees, kept to 6 decimals (about 11 cm): both or neither (see lugares.ts). */
+export const Latitud = orNull(Type.Number({ minimum: -90, maximum: 90 }));
+export const Longitud = orNull(Type.Number({ minimum: -180, maximum: 180 }));
+
+/** Step-free access; absent or null is false. */
+export const Accesible = Type.Boolean({ default: false });
+
+/** A web address, `http://` or `https://`; empty is null. */
+export const Url = orNull(Type.String({ maxLength: 2048, pattern: '^https?://[^\\s\\u0000\\p{Cs}]+$' }));
+
+/**
+ * A showtime's wall clock (see fecha.ts, canonicalInicio): always timed, to the minute; answered
+ * `YYYY-MM-DDTHH:MM:00.000+00:00`.
+ */
+export const Inicio = Type.String({
+  format: 'inicio',
+  description: "The showtime's wall clock, to the minute: sent YYYY-MM-DDTHH:MM, answered in UTC notation; with an offset other than Z or +00:00, stored as its wall clock in TIMEZONE.",
+  examples: ['2026-12-25T20:00:00.000+00:00'],
+});
+export const Fin = orNull(Inicio);
+
+/** What became of a showtime. */
+export const ESTADOS = ['programada', 'cancelada', 'aplazada', 'agotada'] as const;
+export type Estado = (typeof ESTADOS)[number];
+export const Estado = Type.Enum(ESTADOS, { default: 'programada' });
+
+/** A showtime's notes (`Subtitulada`); empty is null. */
+export const Notas = orNull(Type.String({ maxLength: 500, pattern: STORABLE_TEXT }));

@@ -17,6 +17,8 @@ export const resourceLabels = {
   eventosUrbanos: ['Evento urbano', 'Eventos urbanos'],
   artistas: ['Artista', 'Artistas'],
   participaciones: ['Participación', 'Participaciones'],
+  lugares: ['Lugar', 'Lugares'],
+  funciones: ['Función', 'Funciones'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 export const fieldLabels = {
@@ -26,6 +28,11 @@ export const fieldLabels = {
   eventosUrbanos: { id: 'Id', titulo: item.titulo, descripcion: item.descripcion, categoria_id: item.categoria_id, fecha: 'Fecha y hora', lugar: 'Lugar' },
   artistas: { dni: 'DNI', nombre: 'Nombre', apellido: 'Apellido', tipo: 'Tipo (actriz, director, cantante…)', descripcion: 'Descripción' },
   participaciones: { id: 'Id', artistas_dni: 'Artista', tipo_evento: 'Tipo de evento', evento_id: 'Película, obra o evento' },
+  lugares: { id: 'Id', nombre: 'Nombre', direccion: 'Dirección', latitud: 'Latitud', longitud: 'Longitud', accesible: 'Accesible en silla de ruedas', url: 'Sitio web' },
+  funciones: {
+    id: 'Id', tipo_evento: 'Tipo de evento', evento_id: 'Película, obra o evento', lugar_id: 'Lugar',
+    inicio: 'Inicio', fin: 'Fin', estado: 'Estado', notas: 'Notas',
+  },
 } as const satisfies Record<string, Record<string, string>>;
 
 /** A resource's labels by its path name: one and many (the name itself where none is declared). */
@@ -35,6 +42,7 @@ export const labelsOfResource = (name: string): readonly [string, string] =>
 /** How a field's coded values read for people (a participation's `tipo_evento` as the item's kind), for sheets and the admin. */
 export const valueLabels = {
   tipo_evento: { pelicula: resourceLabels.peliculas[0], obra: resourceLabels.Obras[0], eventoUrbano: resourceLabels.eventosUrbanos[0] },
+  estado: { programada: 'Programada', cancelada: 'Cancelada', aplazada: 'Aplazada', agotada: 'Agotada' },
 } as const satisfies Record<string, Record<string, string>>;
 
 /** A field's coded value as people read it, or the value itself where it has no label. */

@@ -57,6 +57,33 @@ export const messages = {
   /** `uses`: each kind's labels (labels.ts: "Película", "Películas") and how many of its records use the category. */
   categoryInUse: (nombre: string, uses: [readonly [string, string], number][]) =>
     `La categoría "${nombre}" está en uso${listed(uses.filter(([, n]) => n > 0).map(([[one, many], n]) => `${n} ${(n === 1 ? one : many).toLowerCase()}`), ' por ')}; no se puede eliminar.`,
+  /** `funciones`: the labels of showtimes (labels.ts: "Función", "Funciones"). */
+  venueInUse: (nombre: string, n: number, [one, many]: readonly [string, string]) =>
+    `El lugar "${nombre}" tiene ${n} ${(n === 1 ? one : many).toLowerCase()}; no se puede eliminar.`,
+  coordinatesTogether: "Los campos 'latitud' y 'longitud' van juntos: envíe los dos o ninguno.",
+  endBeforeStart: "El campo 'fin' debe ser posterior a 'inicio'.",
+
+  /** `POST /funciones/serie` (docs/api.md, "Series"). */
+  series: {
+    date: (what: string) => `${what} debe ser una fecha válida (AAAA-MM-DD).`,
+    hastaBeforeDesde: "El campo 'hasta' debe ser igual o posterior a 'desde'.",
+    weekday: (given: string, days: readonly string[]) => `El campo 'dias' tiene un día que no existe: ${given} (días: ${days.join(', ')}).`,
+    time: (given: string) => `El campo 'horas' tiene una hora no válida: ${given} (HH:MM, como 20:30).`,
+    exceptDate: (given: string) => `El campo 'excepto' tiene una fecha no válida: ${given} (AAAA-MM-DD).`,
+    none: 'La serie no da ninguna función: revise las fechas, los días y las excepciones.',
+    tooMany: (max: number) => `La serie da más de ${max} funciones, el máximo: divídala en varias.`,
+    exists: (when: string) => `Ya existe la función del ${when}.`,
+  },
+
+  /** Near and within: `cerca`, `radio_km`, `bbox` (docs/api.md, "Near and within"). */
+  geo: {
+    cerca: "El parámetro 'cerca' debe ser una latitud y una longitud separadas por coma, entre -90 y 90 y entre -180 y 180 (como -34.6037,-58.3816).",
+    radio: (max: number) => `El parámetro 'radio_km' debe ser un número mayor que 0 y de a lo sumo ${max}.`,
+    radioWithoutCerca: "El parámetro 'radio_km' necesita 'cerca', el punto desde el que se mide.",
+    distanceWithoutCerca: "El parámetro '_sort' ordena por distancia, que necesita 'cerca', el punto desde el que se mide.",
+    bbox: "El parámetro 'bbox' debe ser cuatro números separados por coma: oeste, sur, este y norte (longitudes entre -180 y 180, latitudes entre -90 y 90).",
+    bboxSouth: "El parámetro 'bbox' tiene el sur al norte del norte: el segundo número debe ser menor o igual que el cuarto.",
+  },
 
   moreInfo: {
     notFound: (path: string) => `No se encontró en la ruta: ${path}`,
@@ -133,6 +160,11 @@ export const messages = {
     fecha: (what: string) =>
       `${what} debe ser una fecha válida (AAAA-MM-DD o fecha y hora ISO 8601).`,
     invalid: (what: string) => `${what} no es válido.`,
+    number: (what: string) => `${what} debe ser un número (como 40.416775).`,
+    boolean: (what: string) => `${what} debe ser true o false.`,
+    url: (what: string) => `${what} debe ser una dirección web que empiece con http:// o https://.`,
+    inicio: (what: string) =>
+      `${what} debe ser una fecha con hora válida (AAAA-MM-DDTHH:MM, como 2026-12-25T20:00).`,
     dotSegment: (what: string) => `${what} no puede ser '.' ni '..', que no se podrían consultar por la ruta.`,
     unstorable: (what: string) => `${what} contiene un carácter no admitido (U+0000 o un sustituto UTF-16 aislado).`,
     /** "El campo 'duracion'" in bodies, "El parámetro 'id'" in paths. */

@@ -1,5 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { canonicalFecha, isCanonicalFecha } from './fecha.js';
+import { canonicalFecha, canonicalInicio, isCanonicalFecha, isCanonicalInicio } from './fecha.js';
+import { decimal6 } from './numbers.js';
+import { STORABLE_TEXT } from './fields.js';
 import { messages } from './messages.js';
 import { Refusal, type Problem } from './refusal.js';
 
@@ -12,15 +14,19 @@ import { Refusal, type Problem } from './refusal.js';
  * own schema: strings are trimmed, strings of decimal digits become integers where an integer is
  * declared, and event dates take their canonical form. Ajv then reports every problem at once.
  */
-const options = { allErrors: true, coerceTypes: false, verbose: true, strict: true } as const;
+// Union types are `[T, 'null']` alone: a field that may be null (fields.ts, orNull).
+const options = { allErrors: true, coerceTypes: false, verbose: true, strict: true, allowUnionTypes: true } as const;
 // Bodies: unknown fields are dropped here, so they can never reach the store.
 const bodies = new Ajv({ ...options, removeAdditional: 'all' });
 // Query strings and paths keep what they have: the list parser must see a parameter to refuse it.
 const others = new Ajv(options);
 // After normalization a real date is in canonical form; anything else was not a real date.
-for (const ajv of [bodies, others]) ajv.addFormat('fecha', isCanonicalFecha);
+for (const ajv of [bodies, others]) {
+  ajv.addFormat('fecha', isCanonicalFecha);
+  ajv.addFormat('inicio', isCanonicalInicio);
+}
 
-export type JsonSchema = { type?: string; format?: string; properties?: Record<string, JsonSchema> };
+export type JsonSchema = { type?: string | string[]; format?: string; default?: unknown; properties?: Record<string, JsonSchema> };
 type Normalize = (value: unknown) => unknown;
 
 const DIGITS = /^[0-9]+$/;
@@ -28,13 +34,22 @@ const DIGITS = /^[0-9]+$/;
 const normalizers = (zone: string): Record<string, Normalize> => ({
   fecha: (v) => (typeof v === 'string' ? (canonicalFecha(v.trim(), zone) ?? v) : v),
   string: (v) => (typeof v === 'string' ? v.trim() : v),
+  inicio: (v) => (typeof v === 'string' ? (canonicalInicio(v.trim(), zone) ?? v) : v),
   integer: (v) => (typeof v === 'string' && DIGITS.test(v) ? Number(v) : v),
+  // Text that may be null: empty means null.
+  'string,null': (v) => (typeof v === 'string' ? v.trim() || null : v),
+  // Coordinates: JSON numbers or decimal strings, kept to 6 decimals.
+  'number,null': (v) => decimal6(v) ?? v,
 });
 
 function normalizerFor(schema: JsonSchema, zone: string): (data: unknown) => void {
   const byKind = normalizers(zone);
   const steps = Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
-    const step = byKind[property.format ?? ''] ?? byKind[property.type ?? ''];
+    const kind = byKind[property.format ?? ''] ?? byKind[String(property.type ?? '')];
+    // A field with a default takes it for null (absent, it is filled where the record is stored: resources/define.ts).
+    const fallback = property.default;
+    const step: Normalize | undefined =
+      fallback === undefined ? kind : (v) => (v === null ? fallback : kind ? kind(v) : v);
     return step ? [[name, step] as const] : [];
   });
   return (data) => {
@@ -109,11 +124,12 @@ function sentenceFor(error: ErrorObject, part: Part, field: string | undefined):
   const v = messages.validation;
   if (field === undefined) return part === 'body' ? v.bodyNotObject : v.invalid(part);
   const what = v.subject(part, field);
-  const schema = (error.parentSchema ?? {}) as { minimum?: number; maximum?: number; maxLength?: number; enum?: unknown[]; type?: string };
+  const schema = (error.parentSchema ?? {}) as { minimum?: number; maximum?: number; maxLength?: number; enum?: unknown[]; type?: string | string[]; pattern?: string; format?: string };
+  const type = [schema.type ?? ''].flat()[0];
   if (error.keyword === 'required' || error.data === null) return v.required(what);
   switch (error.keyword) {
     case 'type':
-      return schema.type === 'integer' ? v.integer(what) : v.text(what);
+      return type === 'integer' ? v.integer(what) : type === 'number' ? v.number(what) : type === 'boolean' ? v.boolean(what) : v.text(what);
     case 'minLength':
       return v.empty(what);
     case 'maxLength':
@@ -124,9 +140,9 @@ function sentenceFor(error: ErrorObject, part: Part, field: string | undefined):
     case 'enum':
       return v.oneOf(what, schema.enum ?? []);
     case 'format':
-      return v.fecha(what);
+      return schema.format === 'inicio' ? v.inicio(what) : v.fecha(what);
     case 'pattern':
-      return v.unstorable(what);
+      return schema.pattern === STORABLE_TEXT ? v.unstorable(what) : v.url(what);
     case 'not':
       return v.dotSegment(what);
     default:

@@ -47,3 +47,27 @@ export function offsetAt(zone: string, ms: number): number {
 export function wallClockAt(zone: string, ms: number): number {
   return zone === 'UTC' ? ms : ms + offsetAt(zone, ms) * 1000;
 }
+
+const DAY = 86_400_000;
+
+/**
+ * The instant of the wall clock `wall` (milliseconds whose UTC fields hold it) in `zone`, as
+ * Temporal's `compatible` disambiguation finds it: a wall clock that occurs twice takes the
+ * earlier offset; one that does not occur (a spring-forward gap) takes the offset before the gap,
+ * which puts it later by the gap's length.
+ */
+export function instantOf(zone: string, wall: number): number {
+  if (zone === 'UTC') return wall;
+  const before = offsetAt(zone, wall - DAY) * 1000;
+  const after = offsetAt(zone, wall + DAY) * 1000;
+  // The larger offset gives the earlier instant: tried first, for a repeated wall clock.
+  for (const offset of before >= after ? [before, after] : [after, before]) {
+    if (wallClockAt(zone, wall - offset) === wall) return wall - offset;
+  }
+  return wall - before;
+}
+
+/** The wall clock that `wall` is in `zone`: itself, or, inside a spring-forward gap, moved forward by the gap. */
+export function existingWallClock(zone: string, wall: number): number {
+  return wallClockAt(zone, instantOf(zone, wall));
+}

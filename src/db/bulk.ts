@@ -6,6 +6,7 @@ type Row = Record<string, unknown>;
 /** Columns the store computes itself, which no insert may name. */
 const GENERATED: Partial<Record<keyof Database, readonly string[]>> = {
   participaciones: ['pelicula_id', 'obra_id', 'evento_urbano_id'],
+  funciones: ['pelicula_id', 'obra_id', 'evento_urbano_id'],
 };
 
 /**

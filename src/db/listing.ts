@@ -1,13 +1,18 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { comparable } from '../catalogue/comparable.js';
 import { dialectOf } from './dialect.js';
+import { distanceKm, placeConditions, venueConditions, venueDistanceKm, type Geo } from './near.js';
 import type { Database, Db } from './schema.js';
 
 export type FieldKind =
   | { type: 'integer'; minimum: number; maximum: number }
   | { type: 'text' }
-  | { type: 'fecha' }
-  | { type: 'enum'; values: readonly string[] };
+  /** `timed`: always a date and time, never a whole day (a showtime's `inicio`, `fin`). */
+  | { type: 'fecha'; timed?: boolean }
+  | { type: 'enum'; values: readonly string[] }
+  | { type: 'number' }
+  /** Kept as 0 and 1 on both stores (resources/define.ts); a filter's value is 0 or 1 too. */
+  | { type: 'boolean' };
 
 export interface Condition {
   field: string;
@@ -32,12 +37,19 @@ export interface ListQuery {
   window?: Window;
   expand: string[];
   embed: string[];
+  /** Near and within (`cerca`, `radio_km`, `bbox`); a sort by `distancia` needs `near`. */
+  geo?: Geo;
 }
+
+/** The sort field that orders by the distance from `cerca`. */
+export const DISTANCE = 'distancia';
 
 export interface ListTable {
   table: keyof Database;
   key: string;
   kinds: Record<string, FieldKind>;
+  /** Where its records are, for near and within: their own `latitud`/`longitud`, or their venue's (`lugar_id`). */
+  coordinates?: 'own' | 'venue';
 }
 
 /**
@@ -49,7 +61,7 @@ export interface ListTable {
 export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsInTable: number): Promise<{ rows: unknown[]; total: number }> {
   const where = whereOf(db, spec, query);
   const filtered = where.length > 0 ? sql`where ${sql.join(where, sql` and `)}` : sql``;
-  const order = orderOf(db, spec, query.sort);
+  const order = orderOf(db, spec, query.sort, query.geo);
   const window = query.window ? sql`limit ${query.window.limit} offset ${query.window.offset}` : sql``;
   const table = sql.table(spec.table);
   const [rows, total] = await Promise.all([
@@ -63,15 +75,26 @@ export async function listRows(db: Db, spec: ListTable, query: ListQuery, rowsIn
 }
 
 /** A list's order: its sort, then its key. */
-function orderOf(db: Db, spec: ListTable, sort: ListQuery['sort']) {
+function orderOf(db: Db, spec: ListTable, sort: ListQuery['sort'], geo?: Geo) {
   const { ordered } = columnsOf(db, spec);
-  return sql.join([...sort.map((s) => sql`${ordered(s.field)} ${sql.raw(s.descending ? 'desc' : 'asc')}`), sql`${sql.ref(spec.key)} asc`]);
+  const near = geo?.near;
+  const by = (field: string) => (field === DISTANCE && near ? distanceOf(spec, near) : ordered(field));
+  return sql.join([...sort.map((s) => sql`${by(s.field)} ${sql.raw(s.descending ? 'desc' : 'asc')}`), sql`${sql.ref(spec.key)} asc`]);
+}
+
+/** The distance of a record from `near`: of its own point, or its venue's. */
+function distanceOf(spec: ListTable, near: NonNullable<Geo['near']>): RawBuilder<number> {
+  return spec.coordinates === 'venue'
+    ? venueDistanceKm(near, sql.ref(`${spec.table}.lugar_id`))
+    : distanceKm(near, sql.ref(`${spec.table}.latitud`), sql.ref(`${spec.table}.longitud`));
 }
 
 /** What a list's filters and search (`q`) select, as SQL conditions. */
-function whereOf(db: Db, spec: ListTable, query: Pick<ListQuery, 'conditions' | 'search'>): Expression<SqlBool>[] {
+function whereOf(db: Db, spec: ListTable, query: Pick<ListQuery, 'conditions' | 'search' | 'geo'>): Expression<SqlBool>[] {
   const { column } = columnsOf(db, spec);
   const where = filtersOf(db, spec, query.conditions);
+  if (query.geo && spec.coordinates === 'venue') where.push(...venueConditions(query.geo, sql.ref(`${spec.table}.lugar_id`)));
+  if (query.geo && spec.coordinates === 'own') where.push(...placeConditions(query.geo, sql.ref(`${spec.table}.latitud`), sql.ref(`${spec.table}.longitud`)));
   if (query.search !== undefined) {
     const pattern = `%${escapeLike(query.search)}%`;
     // Text fields by their comparable column; enum values are ASCII, so lower() folds them alike everywhere.
@@ -103,7 +126,10 @@ export function matcher(conditions: Condition[]): (row: object) => boolean {
   return (row) =>
     conditions.every((c) => {
       const raw = (row as Record<string, unknown>)[c.field];
-      const value = c.kind.type === 'text' ? (typeof raw === 'string' ? comparable(raw) : raw) : raw;
+      const value =
+        c.kind.type === 'text' ? (typeof raw === 'string' ? comparable(raw) : raw) :
+        c.kind.type === 'boolean' ? (raw === true || raw === 1 ? 1 : 0) :
+        raw;
       if (value === null || value === undefined) return c.op === 'ne';
       switch (c.op) {
         case 'eq':

@@ -1,5 +1,5 @@
-import type { Generated, Kysely } from 'kysely';
-import type { Operacion, TipoEvento } from '../catalogue/fields.js';
+import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { Estado, Operacion, TipoEvento } from '../catalogue/fields.js';
 
 // The tables as Kysely sees them. Each `<field>_clave` column holds the comparable form of a text
 // field (catalogue/comparable.ts): unique indexes, lookups, filters and search compare these. They
@@ -67,6 +67,38 @@ export interface ParticipacionesTable {
   evento_urbano_id: Generated<number | null>;
 }
 
+/** Venues (migration 0010): coordinates both or neither, in degrees to 6 decimals. */
+export interface LugaresTable {
+  id: Generated<number>;
+  nombre: string;
+  nombre_clave: string;
+  direccion: string;
+  direccion_clave: string;
+  latitud: number | null;
+  longitud: number | null;
+  /** A boolean to the code; the store keeps 0 or 1, converted both ways in one place (resources/define.ts). */
+  accesible: ColumnType<boolean, boolean | undefined, boolean>;
+  url: string | null;
+  url_clave: string | null;
+}
+
+/** Showtimes (migration 0010): the item as participations name it, a venue, and wall clocks as canonical text. */
+export interface FuncionesTable {
+  id: Generated<number>;
+  tipo_evento: TipoEvento;
+  evento_id: number;
+  pelicula_id: Generated<number | null>;
+  obra_id: Generated<number | null>;
+  evento_urbano_id: Generated<number | null>;
+  lugar_id: number;
+  /** The canonical `YYYY-MM-DDTHH:MM:00.000+00:00` text (catalogue/fecha.ts, canonicalInicio). */
+  inicio: string;
+  fin: string | null;
+  estado: ColumnType<Estado, Estado | undefined, Estado>;
+  notas: string | null;
+  notas_clave: string | null;
+}
+
 /**
  * Rows per table kept by triggers on every change to it: a version (migration 0003) and a row count
  * (0004). A table's are the sums over its rows (`ranura`: several on PostgreSQL, migration 0006).
@@ -103,6 +135,8 @@ export interface Database {
   eventos_urbanos: EventosUrbanosTable;
   artistas: ArtistasTable;
   participaciones: ParticipacionesTable;
+  lugares: LugaresTable;
+  funciones: FuncionesTable;
 }
 
 export type Db = Kysely<Database>;

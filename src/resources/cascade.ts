@@ -1,25 +1,33 @@
 import type { Db } from '../db/schema.js';
 import { artistas } from './artistas.js';
 import type { AnyResource } from './define.js';
+import { funciones } from './funciones.js';
 import { itemResources } from './items.js';
+import { participaciones } from './participaciones.js';
 
 type Row = Record<string, unknown>;
 
+/** A record that a deletion takes with it, and its resource. */
+export interface Dependent {
+  resource: AnyResource;
+  row: Row;
+}
+
 /**
- * The participations that deleting `resource`'s record `key` takes with it (the store's ON DELETE
- * CASCADE): an artist's, or a movie's, work's or event's. Read before the delete, for the log.
+ * What deleting `resource`'s record `key` takes with it (the store's ON DELETE CASCADE): an
+ * artist's participations, or a movie's, work's or event's participations and showtimes. Read
+ * before the delete, for the log.
  */
-export async function dependentsOf(db: Db, resource: AnyResource, key: number): Promise<Row[]> {
+export async function dependentsOf(db: Db, resource: AnyResource, key: number): Promise<Dependent[]> {
+  const of = (dependent: AnyResource) => (rows: Row[]) => rows.map((row) => ({ resource: dependent, row }));
   if (resource === artistas) {
-    return db.selectFrom('participaciones').selectAll().where('artistas_dni', '=', key).orderBy('id').execute();
+    return db.selectFrom('participaciones').selectAll().where('artistas_dni', '=', key).orderBy('id').execute().then(of(participaciones));
   }
-  const tipo = Object.entries(itemResources).find(([, item]) => item === resource)?.[0];
+  const tipo = Object.entries(itemResources).find(([, item]) => item === resource)?.[0] as keyof typeof itemResources | undefined;
   if (tipo === undefined) return [];
-  return db
-    .selectFrom('participaciones')
-    .selectAll()
-    .where('tipo_evento', '=', tipo as keyof typeof itemResources)
-    .where('evento_id', '=', key)
-    .orderBy('id')
-    .execute();
+  const [taking, showtimes] = await Promise.all([
+    db.selectFrom('participaciones').selectAll().where('tipo_evento', '=', tipo).where('evento_id', '=', key).orderBy('id').execute(),
+    db.selectFrom('funciones').selectAll().where('tipo_evento', '=', tipo).where('evento_id', '=', key).orderBy('id').execute(),
+  ]);
+  return [...of(participaciones)(taking), ...of(funciones)(showtimes)];
 }

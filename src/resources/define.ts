@@ -4,6 +4,7 @@ import type { Nouns } from '../catalogue/messages.js';
 import type { FieldKind } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
 import { withComparables } from '../catalogue/comparable.js';
+import { Refusal, type Problem } from '../catalogue/refusal.js';
 import { insertManyReturning } from '../db/prepared.js';
 
 /** The explicit queries of one resource; each resource writes its own SQL. */
@@ -50,6 +51,8 @@ export interface ResourceDefinition<T extends keyof Database, K extends string, 
   example: Record<K, number> & Static<TObject<F>>;
   /** The interface's path that reads a stored record back (a 201's Location). */
   location(item: Record<K, number> & Static<TObject<F>>): string;
+  /** Where its records are, for near and within (`cerca`, `bbox`): their own `latitud`/`longitud`, or their venue's (`lugar_id`). */
+  coordinates?: 'own' | 'venue';
   /** Fields that name records of other resources (the store holds them to it by foreign keys). */
   references?: Record<string, Reference>;
   /** The fields no two records may share all of (titles and names compared by their comparable form). */
@@ -59,6 +62,11 @@ export interface ResourceDefinition<T extends keyof Database, K extends string, 
    * sheet shows first, then others an import also takes.
    */
   knownAs?: (record: Record<string, unknown>) => string[];
+  /**
+   * Rules that tie fields together (coordinates both or neither, an end after the start), judged on
+   * the whole record a write would store: one sentence per problem, none when it holds.
+   */
+  rules?: (record: Static<TObject<F>>) => Problem[];
   /** Its queries; what they are given to store carries every comparable column, filled from the text fields (see defineResource). */
   queries(db: Db): Queries<
     Record<K, number> & Static<TObject<F>>,
@@ -76,7 +84,7 @@ export interface Resource<
   F extends TProperties = TProperties,
   L extends TSchema = TSchema,
   ClientKey extends boolean = boolean,
-> extends Omit<ResourceDefinition<T, K, F, L, ClientKey>, 'queries'> {
+> extends Omit<ResourceDefinition<T, K, F, L, ClientKey>, 'queries' | 'rules'> {
   /** Base path, exactly as the interface spells it: `/Obras`. */
   path: string;
   schemas: {
@@ -111,6 +119,8 @@ export interface Resource<
   createMany(db: Db, inputs: Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
   /** The record exactly as the API answers it: its ETag and every export are computed from this. */
   representation(record: Record<string, unknown>): string;
+  /** The record with every field it leaves out, or sends as null, at its default (null where none): what a PUT stores. */
+  withDefaults(record: Record<string, unknown>): Record<string, unknown>;
   /** What the "Ya existe…" sentence names: the unique fields' values. */
   uniqueValue(record: Record<string, unknown>): string;
   /** How a sheet names the record where another refers to it: its title or name, an artist's name and DNI. */
@@ -120,7 +130,7 @@ export interface Resource<
 type Row = Record<string, unknown>;
 
 /**
- * A resource as the code that serves all six alike sees it (the HTTP routes, the writes, the
+ * A resource as the code that serves them all alike sees it (the HTTP routes, the writes, the
  * command line): records are plain rows there, validated against the resource's own schemas.
  */
 export interface AnyResource extends Omit<Resource, 'table' | 'key' | 'example' | 'location' | 'unique' | 'queries'> {
@@ -143,7 +153,26 @@ export function defineResource<T extends keyof Database, K extends string, F ext
   const kinds = fieldKinds(item);
   const textFields = Object.keys(def.fields).filter((name) => kinds[name]?.type === 'text');
   // The one place comparable columns are made: ComparableColumns<T> are the `<field>_clave` of these text fields (test/db/schema.test.ts holds the two together).
-  const withForms = <R extends object>(row: R) => withComparables(row as Record<string, unknown>, textFields) as R & ComparableColumns<T>;
+  // Every field's value when a record leaves it out or sends null: its default, else null (a PUT replaces).
+  const defaults = Object.entries(def.fields).map(([name, schema]) => [name, ((schema as { default?: unknown }).default) ?? null] as const);
+  const booleans = Object.keys(def.fields).filter((name) => kinds[name]?.type === 'boolean');
+  // What the store keeps of a whole record: defaults where a field is absent or null, booleans as 0
+  // and 1 (SQLite has no booleans, and better-sqlite3 binds none), the comparable columns.
+  const withDefaults = (record: Record<string, unknown>) => {
+    const complete = { ...record };
+    for (const [name, value] of defaults) complete[name] ??= value;
+    return complete;
+  };
+  const withForms = <R extends object>(row: R) => {
+    const stored = withDefaults(row as Record<string, unknown>);
+    const problems = def.rules?.(stored as Static<TObject<F>>) ?? [];
+    if (problems.length > 0) throw new Refusal('invalid', problems.map((p) => p.sentence).join(' '), problems);
+    for (const name of booleans) stored[name] = stored[name] ? 1 : 0;
+    return withComparables(stored, textFields) as R & ComparableColumns<T>;
+  };
+  // A record as answered: a boolean the store keeps as 0 or 1 answered as false or true.
+  const answered = (record: Record<string, unknown>) => (name: string) =>
+    booleans.includes(name) ? record[name] === true || record[name] === 1 : record[name];
   const uniqueValue = (record: Record<string, unknown>) => def.unique.map((field) => String(record[field])).join(', ');
   return {
     ...def,
@@ -163,7 +192,11 @@ export function defineResource<T extends keyof Database, K extends string, F ext
     fieldNames: Object.keys(def.fields),
     kinds,
     textFields,
-    representation: (record) => JSON.stringify(Object.fromEntries(names.map((name) => [name, record[name]]))),
+    representation: (record) => {
+      const field = answered(record);
+      return JSON.stringify(Object.fromEntries(names.map((name) => [name, field(name)])));
+    },
+    withDefaults,
     uniqueValue,
     shownAs: (record) => def.knownAs?.(record)[0] ?? uniqueValue(record),
   };
@@ -173,11 +206,15 @@ export function defineResource<T extends keyof Database, K extends string, F ext
 function fieldKinds(item: TObject): Record<string, FieldKind> {
   return Object.fromEntries(
     Object.entries(item.properties).map(([name, schema]) => {
-      const s = schema as { type?: string; format?: string; enum?: string[]; minimum?: number; maximum?: number };
+      const s = schema as { type?: string | string[]; format?: string; enum?: string[]; minimum?: number; maximum?: number };
+      const type = [s.type].flat()[0];
       const kind: FieldKind =
         s.enum ? { type: 'enum', values: s.enum } :
-        s.type === 'integer' ? { type: 'integer', minimum: s.minimum ?? -Number.MAX_SAFE_INTEGER, maximum: s.maximum ?? Number.MAX_SAFE_INTEGER } :
+        type === 'integer' ? { type: 'integer', minimum: s.minimum ?? -Number.MAX_SAFE_INTEGER, maximum: s.maximum ?? Number.MAX_SAFE_INTEGER } :
+        type === 'number' ? { type: 'number' } :
+        type === 'boolean' ? { type: 'boolean' } :
         s.format === 'fecha' ? { type: 'fecha' } :
+        s.format === 'inicio' ? { type: 'fecha', timed: true } :
         { type: 'text' };
       return [name, kind];
     }),

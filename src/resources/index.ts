@@ -2,15 +2,17 @@ import { artistas } from './artistas.js';
 import type { AnyResource } from './define.js';
 import { categorias } from './categorias.js';
 import { eventosUrbanos } from './eventosUrbanos.js';
+import { funciones } from './funciones.js';
+import { lugares } from './lugares.js';
 import { obras } from './obras.js';
 import { participaciones } from './participaciones.js';
 import { peliculas } from './peliculas.js';
 
-export { artistas, categorias, eventosUrbanos, obras, participaciones, peliculas };
+export { artistas, categorias, eventosUrbanos, funciones, lugares, obras, participaciones, peliculas };
 export { itemResources } from './items.js';
 
 /**
- * The six resources of the interface, each after those it refers to: the order an export writes
- * them in and an import stores them in.
+ * The resources, each after those it refers to: the order an export writes them in and an import
+ * stores them in.
  */
-export const resources: readonly AnyResource[] = [categorias, peliculas, obras, eventosUrbanos, artistas, participaciones];
+export const resources: readonly AnyResource[] = [categorias, peliculas, obras, eventosUrbanos, artistas, participaciones, lugares, funciones];

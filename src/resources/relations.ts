@@ -7,6 +7,8 @@ import { artistas } from './artistas.js';
 import { categorias } from './categorias.js';
 import { eventosUrbanos } from './eventosUrbanos.js';
 import { itemResources } from './items.js';
+import { funciones } from './funciones.js';
+import { lugares } from './lugares.js';
 import { obras } from './obras.js';
 import { participaciones } from './participaciones.js';
 import { peliculas } from './peliculas.js';
@@ -76,6 +78,25 @@ const career: Relation = {
   },
 };
 
+const lugar: Relation = {
+  schema: lugares.schemas.item,
+  async attach(db, rows, name) {
+    const found = new Map((await rowsWhereIn(db, 'lugares', 'id', rows.map((r) => r.lugar_id))).map((l) => [l.id, JSON.parse(lugares.representation(l)) as Row]));
+    for (const row of rows) row[name] = found.get(row.lugar_id);
+  },
+};
+
+/** What is on at a venue: its showtimes, each with its movie, work or event. */
+const programme: Relation = {
+  schema: Type.Array(Type.Object({ ...funciones.schemas.item.properties, evento: evento.schema })),
+  async attach(db, rows, name) {
+    const all = await rowsWhereIn(db, 'funciones', 'lugar_id', rows.map((r) => r.id));
+    await attachEventos(db, all, 'evento');
+    const byVenue = groupBy(all, 'lugar_id');
+    for (const row of rows) row[name] = byVenue.get(row.id) ?? [];
+  },
+};
+
 const none = {};
 const relations = new Map<AnyResource, Relations>([
   [peliculas, { expand: { categoria }, embed: { participaciones: participantsOf('pelicula') } }],
@@ -84,6 +105,8 @@ const relations = new Map<AnyResource, Relations>([
   [artistas, { expand: none, embed: { participaciones: career } }],
   [categorias, { expand: none, embed: none }],
   [participaciones, { expand: { artista, evento }, embed: none }],
+  [lugares, { expand: none, embed: { funciones: programme } }],
+  [funciones, { expand: { lugar, evento }, embed: none }],
 ]);
 
 /** What `_expand` and `_embed` can attach to a resource's records. */

@@ -7,7 +7,6 @@ import { inSavepoint, inTransaction } from '../db/transaction.js';
 import { dependentsOf } from './cascade.js';
 import { recordChange, type ChangeContext } from './changeLog.js';
 import type { AnyResource } from './define.js';
-import { participaciones } from './participaciones.js';
 
 /**
  * The catalogue's write rules, the same for every way in (the HTTP routes, the command line,
@@ -49,7 +48,7 @@ export async function recordCreated(trx: Db, resource: AnyResource, created: Row
 export async function replaceRecord(
   db: Db, resource: AnyResource, key: number, body: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
-  const fields = withoutKey(resource, body, key);
+  const fields = resource.withDefaults(withoutKey(resource, body, key));
   return inTransactionOn(db, resource, key, precondition, (trx, queries, current) =>
     guarded(trx, resource, body, async () => {
       if (!current) return undefined;
@@ -79,8 +78,8 @@ export async function patchRecord(
 }
 
 /**
- * Deletes a record, and what cascades from it (its participations), logging each: the record's
- * `baja`, then one for each participation, whose `causa` is the record's. False when there was none.
+ * Deletes a record, and what cascades from it (its participations and showtimes), logging each: the
+ * record's `baja`, then one for each of those, whose `causa` is the record's. False when there was none.
  */
 export async function removeRecord(
   db: Db, resource: AnyResource, key: number, context: ChangeContext, precondition?: Precondition,
@@ -92,8 +91,8 @@ export async function removeRecord(
         const dependents = await dependentsOf(trx, resource, key);
         if (!(await queries.remove(key))) return false;
         const baja = await recordChange(trx, resource, key, resource.representation(current), null, context);
-        for (const row of dependents) {
-          await recordChange(trx, participaciones, row.id as number, participaciones.representation(row), null, { ...context, causa: baja });
+        for (const { resource: dependent, row } of dependents) {
+          await recordChange(trx, dependent, row.id as number, dependent.representation(row), null, { ...context, causa: baja });
         }
         return true;
       });

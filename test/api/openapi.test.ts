@@ -122,7 +122,7 @@ describe('the OpenAPI description at /openapi.json and its browser at /docs', ()
     assert.deepEqual(cambios.desde, { type: 'integer', minimum: 0 });
     assert.deepEqual(cambios.operacion, { anyOf: [{ enum: ['alta', 'modificacion', 'baja'] }, { type: 'array', items: { enum: ['alta', 'modificacion', 'baja'] } }] });
     assert.deepEqual(query('/importar', 'post').comprobar, { type: 'boolean' });
-    assert.deepEqual(query('/exportar.csv').recurso?.enum, ['categorias', 'peliculas', 'Obras', 'eventosUrbanos', 'artistas', 'participaciones']);
+    assert.deepEqual(query('/exportar.csv').recurso?.enum, ['categorias', 'peliculas', 'Obras', 'eventosUrbanos', 'artistas', 'participaciones', 'lugares', 'funciones']);
     const calendar = query('/eventosUrbanos.ics');
     assert.deepEqual(calendar.categoria_id, integers);
     assert.equal(calendar._page, undefined, 'a calendar is not paged');
@@ -262,7 +262,7 @@ describe('the description when writes need a key (API_KEYS)', () => {
         } else assert.equal(security, undefined, `${method} ${path}`);
       }
     }
-    assert.equal(writes, 6 * 4 + 2, 'POST, PUT, PATCH and DELETE of each of the six resources, POST /importar and POST /cambios/{id}/deshacer');
+    assert.equal(writes, 8 * 4 + 3, 'POST, PUT, PATCH and DELETE of each of the eight resources, POST /importar, POST /cambios/{id}/deshacer and POST /funciones/serie');
   });
 
   it('when API_KEYS is not set, then nothing in the description asks for a key', async () => {

@@ -35,7 +35,7 @@ async function totals(app: FastifyInstance): Promise<Counts> {
   return counts;
 }
 
-const none: Counts = { '/categorias': 0, '/peliculas': 0, '/Obras': 0, '/eventosUrbanos': 0, '/artistas': 0, '/participaciones': 0 };
+const none: Counts = { '/categorias': 0, '/peliculas': 0, '/Obras': 0, '/eventosUrbanos': 0, '/artistas': 0, '/participaciones': 0, '/lugares': 0, '/funciones': 0 };
 
 describe(`row counts kept beside the table versions (${backend})`, () => {
   it('when records are created, replaced, patched, deleted with cascades, or refused, then every page total is the table size', async () => {
@@ -50,7 +50,10 @@ describe(`row counts kept beside the table versions (${backend})`, () => {
       const artista = await createArtista(app);
       await createParticipacion(app, { artistas_dni: artista.dni, evento_id: pelicula.id });
       await createParticipacion(app, { artistas_dni: artista.dni, evento_id: kept.id });
-      assert.deepEqual(await totals(app), { '/categorias': 2, '/peliculas': 2, '/Obras': 1, '/eventosUrbanos': 1, '/artistas': 1, '/participaciones': 2 });
+      const lugar = (await send(app, 'POST', '/lugares', { nombre: 'Sala', direccion: 'Calle 1' })).json<{ id: number }>();
+      const serie = { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, desde: '2027-01-01', hasta: '2027-01-03', dias: ['viernes', 'sábado', 'domingo'], horas: ['20:00'] };
+      assert.equal((await send(app, 'POST', '/funciones/serie', serie)).statusCode, 201);
+      assert.deepEqual(await totals(app), { ...none, '/categorias': 2, '/peliculas': 2, '/Obras': 1, '/eventosUrbanos': 1, '/artistas': 1, '/participaciones': 2, '/lugares': 1, '/funciones': 3 });
 
       // Changes in place and refused writes leave every count as it was.
       assert.equal((await send(app, 'PUT', `/peliculas/${kept.id}`, peliculaBody(other.id))).statusCode, 200);
@@ -60,13 +63,15 @@ describe(`row counts kept beside the table versions (${backend})`, () => {
       assert.equal((await send(app, 'DELETE', `/categorias/${categoria.id}`)).statusCode, 400);
       const stale = await app.inject({ method: 'DELETE', url: `/peliculas/${kept.id}`, headers: { 'if-match': '"stale"' } });
       assert.equal(stale.statusCode, 412);
-      assert.deepEqual(await totals(app), { '/categorias': 2, '/peliculas': 2, '/Obras': 1, '/eventosUrbanos': 1, '/artistas': 1, '/participaciones': 2 });
+      assert.equal((await send(app, 'POST', '/funciones/serie', serie)).statusCode, 400);
+      assert.equal((await send(app, 'DELETE', `/lugares/${lugar.id}`)).statusCode, 400);
+      assert.deepEqual(await totals(app), { ...none, '/categorias': 2, '/peliculas': 2, '/Obras': 1, '/eventosUrbanos': 1, '/artistas': 1, '/participaciones': 2, '/lugares': 1, '/funciones': 3 });
 
-      // Deleting a movie takes its participation with it; deleting the artist, the other one.
+      // Deleting a movie takes its participation and showtimes with it; deleting the artist, the other participation.
       assert.equal((await send(app, 'DELETE', `/peliculas/${pelicula.id}`)).statusCode, 200);
-      assert.deepEqual(await totals(app), { '/categorias': 2, '/peliculas': 1, '/Obras': 1, '/eventosUrbanos': 1, '/artistas': 1, '/participaciones': 1 });
+      assert.deepEqual(await totals(app), { ...none, '/categorias': 2, '/peliculas': 1, '/Obras': 1, '/eventosUrbanos': 1, '/artistas': 1, '/participaciones': 1, '/lugares': 1 });
       assert.equal((await send(app, 'DELETE', `/artistas/${artista.dni}`)).statusCode, 200);
-      assert.deepEqual(await totals(app), { '/categorias': 2, '/peliculas': 1, '/Obras': 1, '/eventosUrbanos': 1, '/artistas': 0, '/participaciones': 0 });
+      assert.deepEqual(await totals(app), { ...none, '/categorias': 2, '/peliculas': 1, '/Obras': 1, '/eventosUrbanos': 1, '/lugares': 1 });
     });
   });
 

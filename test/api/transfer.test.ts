@@ -97,7 +97,7 @@ describe(`POST /importar (${backend})`, () => {
         { archivo: 'peliculas.csv', frase: 'El archivo está vacío.' },
         {
           archivo: 'cosas.csv',
-          frase: 'Un archivo CSV lleva el nombre de su recurso (categorias.csv, peliculas.csv, Obras.csv, eventosUrbanos.csv, artistas.csv, participaciones.csv).',
+          frase: 'Un archivo CSV lleva el nombre de su recurso (categorias.csv, peliculas.csv, Obras.csv, eventosUrbanos.csv, artistas.csv, participaciones.csv, lugares.csv, funciones.csv).',
         },
         { archivo: 'roto.xlsx', frase: 'No es un libro .xlsx válido.' },
         { archivo: 'roto.ods', frase: 'No es una hoja de cálculo .ods válida.' },
@@ -254,7 +254,7 @@ describe(`GET /exportar.xlsx, .ods and .csv of one list (${backend})`, () => {
 
   it('when recurso names no resource, a CSV names none, or a list parameter is bad, then 400 says which in Spanish', () =>
     withApp(async (app) => {
-      const names = 'categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones';
+      const names = 'categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones, lugares, funciones';
       assertError(await app.inject({ method: 'GET', url: '/exportar.xlsx?recurso=libros' }), 400, { details: `No existe el recurso 'libros'; los recursos son: ${names}.` });
       assertError(await app.inject({ method: 'GET', url: '/exportar.ods?recurso=libros' }), 400, { details: /'libros'/ });
       assertError(await app.inject({ method: 'GET', url: '/exportar.csv' }), 400, { details: "El parámetro 'recurso' es obligatorio." });

@@ -98,3 +98,41 @@ describe('migration 0002_text_keys', () => {
     assert.deepEqual(await migrateToLatest(db), []);
   });
 });
+
+describe('migration 0010_venues_showtimes', () => {
+  it('when a store at 0007 holds a change log, then 0010 keeps every change with its id and references, never reuses an id, and the log takes venues and showtimes alone besides', async () => {
+    const store = await freshStore();
+    const db = openDatabase(store.url);
+    try {
+      const all = await import('../../src/db/migrate.js').then(({ migrationProvider }) => migrationProvider.getMigrations());
+      const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0010'));
+      const { error } = await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
+      if (error) throw error;
+      const change = (recurso: string, operacion: string, causa: number | null, deshace: number | null) =>
+        sql`insert into cambios (recurso, clave, operacion, antes, despues, campos, cuando, causa, deshace)
+            values (${recurso}, 1, ${operacion}, ${operacion === 'alta' ? null : '{}'}, ${operacion === 'baja' ? null : '{}'}, '[]', '2026-11-26T10:00:00.000+00:00', ${causa}, ${deshace})`.execute(db);
+      await change('peliculas', 'alta', null, null);
+      await change('peliculas', 'baja', null, null);
+      await change('participaciones', 'baja', 2, null);
+      await change('peliculas', 'alta', null, 2);
+      await change('categorias', 'alta', null, null);
+      // The newest change pruned: its id must still not be given again.
+      await sql`delete from cambios where id = 5`.execute(db);
+      const logged = (await sql<Row>`select id, recurso, operacion, causa, deshace from cambios order by id`.execute(db)).rows;
+
+      await migrateToLatest(db);
+      assert.deepEqual((await sql<Row>`select id, recurso, operacion, causa, deshace from cambios order by id`.execute(db)).rows, logged);
+      await change('lugares', 'alta', null, null);
+      await change('funciones', 'alta', null, null);
+      const { rows } = await sql<{ id: number; recurso: string }>`select id, recurso from cambios where id > 4 order by id`.execute(db);
+      assert.deepEqual(rows.map((r) => [Number(r.id), r.recurso]), [[6, 'lugares'], [7, 'funciones']]);
+      await assert.rejects(change('libros', 'alta', null, null), 'an unknown resource is still refused');
+      // The references still hold: deleting a change clears what referred to it.
+      await sql`delete from cambios where id = 2`.execute(db);
+      assert.deepEqual((await sql<Row>`select causa, deshace from cambios where id in (3, 4) order by id`.execute(db)).rows.map((r) => [r.causa, r.deshace]), [[null, null], [null, null]]);
+    } finally {
+      await db.destroy();
+      await store.drop();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
+import { STORABLE_TEXT } from '../../src/catalogue/fields.js';
 import type { AnyResource } from '../../src/resources/define.js';
 import { resources } from '../../src/resources/index.js';
 import { relationsOf } from '../../src/resources/relations.js';
@@ -13,13 +14,20 @@ import { relationsOf } from '../../src/resources/relations.js';
 /** One field (or path parameter) and its contract rule, from its TypeBox schema. */
 export interface Field {
   name: string;
-  kind: 'integer' | 'text' | 'fecha' | 'enum';
+  kind: 'integer' | 'text' | 'fecha' | 'enum' | 'number' | 'boolean' | 'inicio';
   minimum: number;
   maximum: number;
   maxLength: number;
   values: readonly string[];
   /** Values a text field refuses (`not: { enum }`). */
   forbidden: readonly string[];
+  /** A pattern other than storable text's (a venue's `url`). */
+  pattern?: string;
+  /** Whether it may be null (`type: [T, 'null']`). */
+  nullable: boolean;
+  /** Whether a create or a PUT may leave it out, and what it then is (its default, else null). */
+  optional: boolean;
+  fallback: unknown;
 }
 
 export interface ResourceSpec {
@@ -65,10 +73,19 @@ function methodsOf(operations: string[]): string[] {
   return [...methods].sort();
 }
 
-export function fieldOf(name: string, schema: TSchema): Field {
-  const s = schema as { type?: string; format?: string; enum?: string[]; minimum?: number; maximum?: number; maxLength?: number; not?: { enum?: string[] } };
-  const kind = s.enum ? 'enum' : s.type === 'integer' ? 'integer' : s.format === 'fecha' ? 'fecha' : 'text';
+export function fieldOf(name: string, schema: TSchema, optional = false): Field {
+  const s = schema as {
+    type?: string | string[]; format?: string; enum?: string[]; minimum?: number; maximum?: number; maxLength?: number; not?: { enum?: string[] }; pattern?: string; default?: unknown;
+  };
+  const type = [s.type].flat()[0];
+  const kind =
+    s.enum ? 'enum' : type === 'integer' ? 'integer' : type === 'number' ? 'number' : type === 'boolean' ? 'boolean' :
+    s.format === 'fecha' ? 'fecha' : s.format === 'inicio' ? 'inicio' : 'text';
   return {
+    ...(s.pattern !== undefined && s.pattern !== STORABLE_TEXT && { pattern: s.pattern }),
+    nullable: [s.type].flat().includes('null'),
+    optional,
+    fallback: s.default ?? null,
     name,
     kind,
     minimum: s.minimum ?? Number.MIN_SAFE_INTEGER,
@@ -84,10 +101,11 @@ export async function describeApi(app: FastifyInstance): Promise<Api> {
   const paths = (app.swagger() as { paths: OpenApiPaths }).paths;
   const specs = resources.map((resource): ResourceSpec => {
     const { path, schemas: { item } } = resource;
+    const createRequired = (resource.schemas.create.required ?? []) as string[];
     const property = (name: string) => {
       const schema = item.properties[name];
       if (!schema) throw new Error(`${path}: ${name} is not a field`);
-      return fieldOf(name, schema);
+      return fieldOf(name, schema, name !== resource.key.name && !createRequired.includes(name));
     };
     // The description names the record paths' parameter once for lookup and key (titulo_o_id): each is the resource's own.
     const key = property(resource.key.name);

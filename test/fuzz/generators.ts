@@ -76,7 +76,15 @@ const hostileLiteral: fc.Arbitrary<Literal> = fc.oneof(
 // ".." and "." cannot be path segments, and are refused.
 const TITLES = ['Roma', ' roma', 'RÓMA', 'La Canción', 'la cancion ', 'Ñandú', 'nandu', 'Straße', 'STRASSE', 'Ábaco', 'İstanbul', 'Drama', '..', '.', '...'];
 
+/** Null once in a while, for a field that may be null (or has a default that null stands for). */
+const orNull = (field: Field, literal: fc.Arbitrary<Literal>): fc.Arbitrary<Literal> =>
+  field.nullable || field.fallback !== null ? fc.oneof({ weight: 6, arbitrary: literal }, { weight: 1, arbitrary: fc.constant<Literal>('null') }) : literal;
+
 function validLiteral(field: Field): fc.Arbitrary<Literal> {
+  return orNull(field, notNullLiteral(field));
+}
+
+function notNullLiteral(field: Field): fc.Arbitrary<Literal> {
   switch (field.kind) {
     case 'integer':
       return fc.oneof(
@@ -84,7 +92,34 @@ function validLiteral(field: Field): fc.Arbitrary<Literal> {
         fc.integer({ min: field.minimum, max: Math.min(field.maximum, 10 ** 6) }).map((n) => JSON.stringify(String(n))),
         fc.constantFrom(field.minimum, field.maximum).map(String),
       );
+    case 'number':
+      return fc.oneof(
+        fc.double({ min: field.minimum, max: field.maximum, noNaN: true }).map((d) => JSON.stringify(d)),
+        fc.integer({ min: Math.ceil(field.minimum), max: Math.floor(field.maximum) }).map((n) => JSON.stringify(`${n}.${String(n * 7919 % 10_000_000).padStart(7, '0')}`)),
+        fc.constantFrom(field.minimum, field.maximum, 0).map(String),
+      );
+    case 'boolean':
+      return fc.boolean().map(String);
+    case 'inicio': {
+      const timed = fc
+        .tuple(
+          fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-30T00:00:00Z'), noInvalidDate: true }),
+          fc.constantFrom('minute', 'seconds', 'answered', 'Z', '+05:30', '-0300'),
+        )
+        .map(([d, form]) => {
+          const minute = d.toISOString().slice(0, 16);
+          return { minute, seconds: `${minute}:00`, answered: `${minute}:00.000+00:00`, Z: `${minute}Z`, '+05:30': `${minute}:00+05:30`, '-0300': `${minute}-0300` }[form];
+        });
+      return fc.oneof({ weight: 6, arbitrary: timed }, { weight: 1, arbitrary: fc.constantFrom('2026-03-29T02:30', '2026-12-25T00:00', '9999-12-31T23:59') }).map((d): Literal => JSON.stringify(d));
+    }
     case 'text': {
+      if (field.pattern !== undefined) {
+        // A web address: its own shapes, empty (null) among them.
+        return fc.oneof(
+          fc.webUrl({ validSchemes: ['http', 'https'] }).map((url) => JSON.stringify(url)),
+          fc.constantFrom('', ' https://example.org/a b', 'ftp://example.org', 'https://').map((url) => JSON.stringify(url)),
+        );
+      }
       const longest = Math.min(field.maxLength, 5000);
       return fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom(...TITLES).map((s): Literal => JSON.stringify(s)) },

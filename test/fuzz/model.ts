@@ -1,4 +1,5 @@
-import { canonicalFecha } from '../../src/catalogue/fecha.js';
+import { canonicalFecha, canonicalInicio } from '../../src/catalogue/fecha.js';
+import { decimal6 } from '../../src/catalogue/numbers.js';
 import { comparable } from '../../src/catalogue/comparable.js';
 import type { Field, ResourceSpec } from './api.js';
 
@@ -13,7 +14,9 @@ export type Json = Record<string, unknown>;
 const storable = (text: string) => !text.includes('\u0000') && !/\p{Cs}/u.test(text);
 
 /** What a field stores when sent `value`, by the contract's field rules; undefined when it is refused. */
-export function accepted(field: Field, value: unknown): string | number | undefined {
+export function accepted(field: Field, value: unknown): string | number | boolean | null | undefined {
+  // Null is the default where a field has one (absent or null `accesible` is false), else null where it may be.
+  if (value === null) return field.fallback !== null ? (field.fallback as string | boolean) : field.nullable ? null : undefined;
   switch (field.kind) {
     case 'integer': {
       const n = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : undefined;
@@ -22,11 +25,23 @@ export function accepted(field: Field, value: unknown): string | number | undefi
     case 'text': {
       if (typeof value !== 'string') return undefined;
       const text = value.trim();
+      // Text that may be null: empty means null.
+      if (text === '' && field.nullable) return null;
       const length = [...text].length;
+      if (field.pattern !== undefined && !new RegExp(field.pattern, 'u').test(text)) return undefined;
       return length >= 1 && length <= field.maxLength && storable(text) && !field.forbidden.includes(text) ? text : undefined;
     }
     case 'fecha':
       return typeof value === 'string' ? canonicalFecha(value.trim(), 'UTC') : undefined;
+    case 'inicio':
+      return typeof value === 'string' ? canonicalInicio(value.trim(), 'UTC') : undefined;
+    case 'number': {
+      // JSON numbers or decimal strings, kept to 6 decimals, then judged by the range.
+      const n = typeof value === 'number' || typeof value === 'string' ? decimal6(value) : undefined;
+      return n !== undefined && n >= field.minimum && n <= field.maximum ? n : undefined;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? value : undefined;
     case 'enum':
       return typeof value === 'string' && field.values.includes(value) ? value : undefined;
   }
@@ -54,7 +69,7 @@ function exactLiteral(literal: string): boolean {
  * JSON, a `__proto__` key or a `constructor.prototype` anywhere, or a number that parsing would
  * round (2^53+1, 1e400).
  */
-export function parseBody(text: string): { value: unknown } | undefined {
+export function parseBody(text: string, decimalFields: ReadonlySet<string> = new Set()): { value: unknown } | undefined {
   let poisoned = false;
   let value: unknown;
   try {
@@ -67,7 +82,15 @@ export function parseBody(text: string): { value: unknown } | undefined {
   } catch {
     return undefined;
   }
-  const inexact = [...text.matchAll(NUMBER_OR_STRING)].some(([token]) => !token.startsWith('"') && !exactLiteral(token));
+  // A decimal field's value (a venue's coordinates) is rounded to 6 decimals by its own rule: any literal does.
+  const tokens = [...text.matchAll(NUMBER_OR_STRING)];
+  const inexact = tokens.some((match, i) => {
+    const [token] = match;
+    if (token.startsWith('"') || exactLiteral(token)) return false;
+    const before = tokens[i - 1];
+    const isValueOf = before !== undefined && before[0].startsWith('"') && text.slice((before.index ?? 0) + before[0].length, match.index).trim() === ':';
+    return !(isValueOf && decimalFields.has(JSON.parse(before[0]) as string));
+  });
   return poisoned || inexact ? undefined : { value };
 }
 
@@ -82,14 +105,18 @@ interface Reference {
 }
 const ITEMS = new Map([['pelicula', '/peliculas'], ['obra', '/Obras'], ['eventoUrbano', '/eventosUrbanos']]);
 const categoria: Reference = { field: 'categoria_id', targets: ['/categorias'], target: () => '/categorias', onDelete: 'restrict' };
+const item: Reference = { field: 'evento_id', targets: [...ITEMS.values()], target: (r) => ITEMS.get(String(r.tipo_evento)), onDelete: 'cascade' };
 export const REFERENCES: Record<string, Reference[]> = {
   '/peliculas': [categoria],
   '/Obras': [categoria],
   '/eventosUrbanos': [categoria],
-  '/participaciones': [
-    { field: 'artistas_dni', targets: ['/artistas'], target: () => '/artistas', onDelete: 'cascade' },
-    { field: 'evento_id', targets: [...ITEMS.values()], target: (r) => ITEMS.get(String(r.tipo_evento)), onDelete: 'cascade' },
-  ],
+  '/participaciones': [{ field: 'artistas_dni', targets: ['/artistas'], target: () => '/artistas', onDelete: 'cascade' }, item],
+  '/funciones': [item, { field: 'lugar_id', targets: ['/lugares'], target: () => '/lugares', onDelete: 'restrict' }],
+};
+/** Rules that tie a record's fields together ("Venues, showtimes and what's on"): whether a whole record breaks one. */
+const RULES: Record<string, (record: Json) => boolean> = {
+  '/lugares': (r) => (r.latitud === null) !== (r.longitud === null),
+  '/funciones': (r) => r.fin !== null && String(r.fin) <= String(r.inicio),
 };
 /** Fields whose values, together, no two records share; text compares normalized. */
 const UNIQUE: Record<string, string[]> = {
@@ -98,6 +125,8 @@ const UNIQUE: Record<string, string[]> = {
   '/Obras': ['titulo'],
   '/eventosUrbanos': ['titulo'],
   '/participaciones': ['artistas_dni', 'tipo_evento', 'evento_id'],
+  '/lugares': ['nombre'],
+  '/funciones': ['tipo_evento', 'evento_id', 'lugar_id', 'inicio'],
 };
 
 export class Catalogue {
@@ -143,6 +172,7 @@ export class Catalogue {
 
   /** Whether a record with these fields (and key, when replacing) would be refused with a 400. */
   refuses(spec: ResourceSpec, record: Json, key?: number): boolean {
+    if (RULES[spec.path]?.(record)) return true;
     for (const ref of REFERENCES[spec.path] ?? []) {
       const target = ref.target(record);
       if (target === undefined || !this.get(target, Number(record[ref.field]))) return true;

@@ -1,3 +1,4 @@
+import { comparable } from '../../catalogue/comparable.js';
 import { typedFecha } from '../../catalogue/fecha.js';
 import type { FieldKind } from '../../db/listing.js';
 import type { Cell } from './types.js';
@@ -7,7 +8,7 @@ import type { Cell } from './types.js';
  * cell that cannot be read, what it is (a date where no date belongs, a time where a date and
  * time belong) and how the sheet shows it.
  */
-export type ReadCell = { value: string | number; shown: string } | { refused: 'dateInText' | 'timeWithoutDate'; shown: string };
+export type ReadCell = { value: string | number | boolean; shown: string } | { refused: 'dateInText' | 'timeWithoutDate'; shown: string };
 
 /**
  * A cell as spreadsheets hold it and people type it, turned into what the API takes; anything
@@ -20,11 +21,12 @@ export function cellValue(kind: FieldKind | undefined, field: string, cell: Excl
   const duration = kind?.type === 'integer' && field === 'duracion';
   if (cell instanceof Date) {
     const clock = clockOf(cell);
-    if (kind?.type === 'fecha') return clock ? { refused: 'timeWithoutDate', shown: clock.shown } : { value: wallClockOf(cell), shown: shownDate(cell) };
+    if (kind?.type === 'fecha') return clock ? { refused: 'timeWithoutDate', shown: clock.shown } : { value: wallClockOf(cell, kind.timed), shown: shownDate(cell) };
     // A date cell where no date belongs (a title the spreadsheet took for a date) is neither stored as shown nor as its serial number.
     if (!duration || clock === undefined) return { refused: 'dateInText', shown: shownDate(cell) };
     return { value: clock.minutes ?? clock.shown, shown: clock.shown };
   }
+  if (kind?.type === 'boolean') return { value: yesNo(cell), shown: String(cell) };
   const shown = String(cell);
   const text = shown.trim();
   if (kind?.type === 'fecha') return { value: fecha(text), shown };
@@ -59,19 +61,28 @@ function minutes(text: string): string | number {
   return text;
 }
 
+/** A yes or no as a sheet holds it (a boolean cell, `sí`, `no`, `true`, `false`, `1`, `0`); anything else as it is, for the API to refuse. */
+function yesNo(cell: string | number | boolean): string | number | boolean {
+  if (typeof cell === 'boolean') return cell;
+  const answer = comparable(String(cell));
+  if (['si', 'true', 'verdadero', '1'].includes(answer)) return true;
+  if (['no', 'false', 'falso', '0'].includes(answer)) return false;
+  return cell;
+}
+
 /** A date as people type it, as the API's `fecha`; anything else as it is, for the API to refuse. */
 const fecha = (text: string): string => typedFecha(text) ?? text;
 
 /**
  * A workbook's date cell, whose UTC fields hold the wall clock the sheet shows: a plain date at
- * midnight, else the date and time. A serial number is a fraction of a day, which the reader
+ * midnight (`timed`: midnight's time, for a field that always has one), else the date and time. A serial number is a fraction of a day, which the reader
  * turns into milliseconds rounding down: one a millisecond short of a whole second is that second.
  */
-export function wallClockOf(date: Date): string {
+export function wallClockOf(date: Date, timed = false): string {
   const time = date.getTime();
   const second = Math.round(time / 1000) * 1000;
   const iso = new Date(Math.abs(time - second) <= 1 ? second : time).toISOString();
-  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
+  if (iso.endsWith('T00:00:00.000Z') && !timed) return iso.slice(0, 10);
   return iso.endsWith('.000Z') ? `${iso.slice(0, 19)}Z` : iso;
 }
 

@@ -39,18 +39,18 @@ export async function writeStaffCsv(sheet: StaffSheet, out: Writable, progress: 
 
 function csvCell(cell: SheetCell): string | number {
   if (cell === null) return '';
-  return typeof cell === 'object' ? shownFecha(cell.fecha) : cell;
+  return typeof cell === 'object' ? shownFecha(cell.fecha, cell.timed) : cell;
 }
 
 /**
  * `2026-11-14T20:30:00.000+00:00` as a person writes it: `14/11/2026 20:30`; a whole day as
  * `14/11/2026`; with its seconds when it has some. A fraction of a second, which no such form holds,
- * keeps the API's own form.
+ * keeps the API's own form. `timed`: never the day alone (a showtime at midnight is `14/11/2026 00:00`).
  */
-export function shownFecha(fecha: string): string {
+export function shownFecha(fecha: string, timed = false): string {
   const [, y, m, d, time, seconds, fraction] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}):(\d{2})\.(\d{3})/.exec(fecha) ?? [];
   if (fraction !== '000') return fecha;
   const day = `${d}/${m}/${y}`;
-  if (time === '00:00' && seconds === '00') return day;
+  if (time === '00:00' && seconds === '00' && !timed) return day;
   return `${day} ${time}${seconds === '00' ? '' : `:${seconds}`}`;
 }

@@ -60,9 +60,9 @@ function odsCell(cell: SheetCell): string {
   if (typeof cell === 'number') return `<table:table-cell office:value-type="float" office:value="${cell}"><text:p>${cell}</text:p></table:table-cell>`;
   if (typeof cell === 'string') return `<table:table-cell office:value-type="string">${paragraphs(cell)}</table:table-cell>`;
   // The wall clock as a date without a zone, which spreadsheets show as it is written.
-  const format = dateFormat(cell.fecha);
+  const format = dateFormat(cell.fecha, cell.timed);
   const value = format === 'dd/mm/yyyy' ? cell.fecha.slice(0, 10) : cell.fecha.slice(0, 23).replace(/\.000$/, '');
-  return `<table:table-cell table:style-name="${DATE_STYLES[format]}" office:value-type="date" office:date-value="${value}"><text:p>${shownFecha(cell.fecha)}</text:p></table:table-cell>`;
+  return `<table:table-cell table:style-name="${DATE_STYLES[format]}" office:value-type="date" office:date-value="${value}"><text:p>${shownFecha(cell.fecha, cell.timed)}</text:p></table:table-cell>`;
 }
 
 /**

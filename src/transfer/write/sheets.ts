@@ -8,7 +8,7 @@ import { resources } from '../../resources/index.js';
 import { inSnapshot } from '../../db/snapshot.js';
 
 /** A sheet's cell: text, a number, a `fecha` as the API answers it (the event's wall clock), or nothing. */
-export type SheetCell = string | number | { fecha: string } | null;
+export type SheetCell = string | number | { fecha: string; timed?: boolean } | null;
 
 export interface Column {
   field: string;
@@ -106,7 +106,7 @@ function columnsOf(resource: AnyResource): Column[] {
   return Object.keys(resource.schemas.item.properties).map((field) => {
     const type = resource.kinds[field]?.type;
     const shownByName = resource.references?.[field]?.byLookup !== undefined;
-    const kind = type === 'fecha' ? 'fecha' : type === 'integer' && !shownByName ? 'number' : field === 'descripcion' || field === 'sipnosis' ? 'long text' : 'text';
+    const kind = type === 'fecha' ? 'fecha' : (type === 'integer' || type === 'number') && !shownByName ? 'number' : field === 'descripcion' || field === 'sipnosis' ? 'long text' : 'text';
     return { field, label: labels[field] ?? field, kind };
   });
 }
@@ -118,7 +118,9 @@ function cellOf(resource: AnyResource, field: string, record: Record<string, unk
   const reference = resource.references?.[field];
   const target = reference?.byLookup ? reference.to(record) : undefined;
   if (target && typeof value === 'number') return shown.get(target)?.get(value) ?? value;
-  if (resource.kinds[field]?.type === 'fecha' && typeof value === 'string') return { fecha: value };
+  const kind = resource.kinds[field];
+  if (kind?.type === 'fecha' && typeof value === 'string') return kind.timed ? { fecha: value, timed: true } : { fecha: value };
   if (typeof value === 'string') return valueLabel(field, value);
+  if (resource.kinds[field]?.type === 'boolean') return value === true || value === 1 ? 'sí' : 'no';
   return typeof value === 'number' ? value : String(value);
 }

@@ -24,12 +24,12 @@ export function workbookOf(sheets: PlainSheet[]): Promise<Buffer> {
 
 function xlsxCell(cell: SheetCell): Cell {
   if (cell === null || typeof cell !== 'object') return cell;
-  return { value: new Date(cell.fecha), type: Date, format: dateFormat(cell.fecha) };
+  return { value: new Date(cell.fecha), type: Date, format: dateFormat(cell.fecha, cell.timed) };
 }
 
-/** As much of the wall clock as the value holds: the day, the minute, or the second. */
-export function dateFormat(fecha: string): 'dd/mm/yyyy' | 'dd/mm/yyyy hh:mm' | 'dd/mm/yyyy hh:mm:ss' {
-  if (fecha.includes('T00:00:00.000')) return 'dd/mm/yyyy';
+/** As much of the wall clock as the value holds: the day, the minute, or the second; `timed`, never the day alone (a showtime at midnight). */
+export function dateFormat(fecha: string, timed = false): 'dd/mm/yyyy' | 'dd/mm/yyyy hh:mm' | 'dd/mm/yyyy hh:mm:ss' {
+  if (fecha.includes('T00:00:00.000') && !timed) return 'dd/mm/yyyy';
   return fecha.slice(16, 23) === ':00.000' ? 'dd/mm/yyyy hh:mm' : 'dd/mm/yyyy hh:mm:ss';
 }
 
