@@ -54,7 +54,7 @@ export async function replaceRecord(
     guarded(trx, resource, body, async () => {
       if (!current) return undefined;
       if (changesNothing(resource, current, fields)) return current;
-      const updated = await queries.update(key, fields);
+      const updated = await queries.update(key, changedFields(current, fields));
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
       return updated;
     }));
@@ -70,7 +70,7 @@ export async function patchRecord(
       if (!current) return undefined;
       const merged = { ...pick(current, resource.fieldNames), ...changes };
       if (changesNothing(resource, current, merged)) return current;
-      const updated = await queries.update(key, merged).catch((error: unknown) => {
+      const updated = await queries.update(key, changedFields(current, merged)).catch((error: unknown) => {
         throw new RefusedRow(error, merged);
       });
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
@@ -110,6 +110,15 @@ export async function removeRecord(
  */
 export function changesNothing(resource: AnyResource, current: Row, fields: Row): boolean {
   return resource.representation({ ...current, ...fields }) === resource.representation(current);
+}
+
+/**
+ * Of `fields`, those whose value is not the record's `current` one: what an update sets. SQLite
+ * rewrites every index on a column an UPDATE sets, to its own value too; setting only what changed
+ * leaves the others (a movie's title and its comparable form, say) and their pages untouched.
+ */
+function changedFields(current: Row, fields: Row): Row {
+  return Object.fromEntries(Object.entries(fields).filter(([name, value]) => value !== current[name]));
 }
 
 /** The record with this key, or a not-found Refusal naming it. */
