@@ -301,8 +301,10 @@ BENCH_TARGETS=cartelera-sqlite,ceiling npm run bench  # a subset of: ${TARGET_NA
 BENCH_SKIP_100K=1 npm run bench                       # without the 100,000-movie list
 \`\`\`
 
-It needs \`wrk\` (\`apt-get install -y wrk\`; installed by the run itself when missing and run as root)
-and the dev dependencies (\`npm ci\`). Platformatic DB is not one of them: the first run that includes
+It needs \`wrk\` (\`apt-get install -y wrk\`; installed by the run itself when missing and run as root),
+\`pgbench\` when \`cartelera-postgres\` is among the targets (PostgreSQL's own client, from Debian's
+\`postgresql-client\`: \`apt-get install -y postgresql-client\`; the run refuses at its start, saying so,
+when it is missing) and the dev dependencies (\`npm ci\`). Platformatic DB is not one of them: the first run that includes
 it installs \`@platformatic/db@${PLATFORMATIC_VERSION}\` with npm into \`.bench/platformatic/\` (git-ignored,
 a few minutes: its SQLite driver, better-sqlite3 11, is built from source against Node.js
 ${PLATFORMATIC_NODE} from the npm registry, on which Platformatic DB then runs: that driver does not
@@ -319,7 +321,7 @@ and are removed at the end, on failure and on Ctrl-C too.
 ## How it measures
 
 - **Targets**, one after another, each alone on the machine: cartelera on SQLite (a fresh file),
-  the same service as it was before the change log (commit ${BASELINE}: every write since also
+  the same with \`SQLITE_SYNCHRONOUS=normal\` (what durable commits cost, see "Durability"), the same service as it was before the change log (commit ${BASELINE}: every write since also
   stores its change, in the same transaction), cartelera on PostgreSQL (the embedded server from
   \`test/embedded-postgres.ts\` at production durability, \`fsync=on\` and \`synchronous_commit=on\`, a
   fresh database, the default pool of \`DATABASE_POOL_MAX=${POOL_MAX}\` connections),
@@ -341,6 +343,13 @@ and are removed at the end, on failure and on Ctrl-C too.
   event loop is over 99% busy or 500 ms late; every write also stored in its activity and
   revisions) but for its logger at \`warn\`, telemetry off, and a GET without \`limit\` answering
   every record instead of 100 (\`QUERY_LIMIT_DEFAULT=-1\`), so that a full list holds every movie.
+- **PostgreSQL's own pace**: after cartelera (PostgreSQL)'s scenarios, on the same server, \`pgbench -N\`
+  (its tables made by \`pgbench -i -s 1\` in a database of their own; each transaction an UPDATE, a
+  SELECT and an INSERT, committed) with as many clients as cartelera's pool has connections, for
+  \`BENCH_DURATION\` seconds, pinned where wrk runs. cartelera's creates and updates are compared with it.
+- **The disk**: at the start, a file in the temp dir that holds the SQLite files is appended 4 kB
+  and \`fdatasync\`ed again and again for a second: the syncs a second this disk gives, the most
+  commits a second \`synchronous=FULL\` allows (the writes a group commit gathers share one).
 - **CPUs**: ${run.pinning}. PostgreSQL's own processes are not pinned: they share both CPUs with the
   server and wrk, so cartelera (PostgreSQL) pays for its database out of the same two cores.
 - **Data**: 20 categories, then 10,000 movies ("Película N", a 100-character synopsis), loaded through

@@ -1,6 +1,6 @@
 import { messages } from '../catalogue/messages.js';
 import { invalid, notFound } from '../catalogue/refusal.js';
-import { lockRow } from '../db/dialect.js';
+import { lockedRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import type { Db } from '../db/schema.js';
 import { inSavepoint, inTransaction } from '../db/transaction.js';
@@ -137,8 +137,8 @@ function inTransactionOn<T>(
 ): Promise<T> {
   return inTransaction(db, async (trx) => {
     const queries = resource.queries(trx);
-    await lockRow(trx, resource.table, resource.key.name, key);
-    const current = await queries.get(key);
+    // What queries.get answers (every resource's is the row by its key), read and locked at once.
+    const current = await lockedRow(trx, resource.table, resource.key.name, key);
     precondition?.(current && resource.representation(current));
     return write(trx, queries, current);
   });
