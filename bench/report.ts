@@ -386,7 +386,8 @@ The write figures are for the durability each target has as configured here; the
 - **cartelera (SQLite)** runs in WAL mode with \`synchronous=FULL\` (the default, \`SQLITE_SYNCHRONOUS=full\`): each
   commit is synced to disk before its writes are acknowledged, so they survive a power cut or OS crash
   too; the writes that commit together share one sync. \`SQLITE_SYNCHRONOUS=normal\` syncs at
-  checkpoints only: faster writes, and a power cut or OS crash can lose the last acknowledged ones.
+  checkpoints only: faster writes, and a power cut or OS crash can lose the last acknowledged ones
+  (the target cartelera (SQLite, synchronous=NORMAL), measured beside it: what the sync costs).
 - **cartelera (PostgreSQL)** runs on the embedded server as a deployment runs PostgreSQL:
   \`fsync=on\` and \`synchronous_commit=on\` (the test suite's own server runs with \`fsync=off\`).
   Every acknowledged write is synced to disk, and survives a power cut too.
