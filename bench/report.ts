@@ -37,6 +37,16 @@ export interface HundredK {
   getMs: number[];
 }
 
+/** What the run measured beside the targets: the disk's sync rate, and PostgreSQL's own pace on cartelera's server. */
+export interface Paces {
+  /** 4 kB appends each followed by fdatasync, a second, in the temp dir that holds the SQLite files. */
+  fdatasyncPerS?: number;
+  /** `pgbench --version`, when cartelera-postgres ran. */
+  pgbenchVersion?: string;
+  /** `pgbench -N` with as many connections as cartelera's pool, on the server cartelera (PostgreSQL) used. */
+  pgbench?: { clients: number; tps: number };
+}
+
 export interface RunInfo {
   date: string;
   nproc: string;
@@ -51,6 +61,7 @@ export interface RunInfo {
 
 const TITLES: Record<TargetName, string> = {
   'cartelera-sqlite': 'cartelera (SQLite)',
+  'cartelera-sqlite-normal': 'cartelera (SQLite, synchronous=NORMAL)',
   'cartelera-baseline': BASELINE === 'a2e6fea' ? 'cartelera before the change log (SQLite)' : `cartelera at ${BASELINE} (SQLite)`,
   'cartelera-sqlite-node24': 'cartelera (SQLite, Node.js 24)',
   'cartelera-postgres': 'cartelera (PostgreSQL)',
@@ -147,7 +158,7 @@ function hundredKTable(h: HundredK): string {
 }
 
 /** The pool cartelera (PostgreSQL) runs with: the targets set no DATABASE_POOL_MAX. */
-const POOL_MAX = loadConfig({}).DATABASE_POOL_MAX;
+export const POOL_MAX = loadConfig({}).DATABASE_POOL_MAX;
 
 type Verdict = 'met' | 'not met' | 'not measured';
 /** A target of the project: its wording, the figure it is checked on, how that figure is shown, and when it is met. */
@@ -155,7 +166,7 @@ type Goal = [string, number | undefined, (v: number) => string, (v: number) => b
 const verdict = (value: number | undefined, ok: (v: number) => boolean): Verdict => (value === undefined ? 'not measured' : ok(value) ? 'met' : 'not met');
 
 /** The project's targets, each checked against figures of this run only (a target not run is "not measured"). */
-function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined): string {
+function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined, paces: Paces): string {
   // cartelera (PostgreSQL)'s 2xx rate over cartelera (SQLite)'s, when both ran.
   const postgres = (scenario: ScenarioName) => {
     const sqlite = find(results, 'cartelera-sqlite', scenario)?.rps;
@@ -167,6 +178,8 @@ function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined)
   const mixedOverLookups = over(find(results, 'cartelera-sqlite', 'mixed')?.rps, find(results, 'cartelera-sqlite', 'lookup')?.rps);
   const mixedP99 = over(find(results, 'cartelera-sqlite', 'mixed')?.wrk.p99_us, find(results, 'ceiling', 'mixed')?.wrk.p99_us);
   const p99Node24 = find(results, NODE24, 'lookup')?.wrk.p99_us;
+  const pgbench = (scenario: ScenarioName) => over(find(results, 'cartelera-postgres', scenario)?.rps, paces.pgbench?.tps);
+  const pgbenchClients = `pgbench -N (${paces.pgbench?.clients ?? POOL_MAX} connections, the same server)`;
   const wrkBound = (scenario: ScenarioName) => ((find(results, 'ceiling', scenario)?.cpu.wrk ?? 0) >= 0.9 ? ' (the ceiling was wrk-bound)' : '');
   // A small peak over an incomplete list proves nothing.
   const complete = hundredK?.moviesInBody === hundredK?.movies;
@@ -185,6 +198,7 @@ function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined)
     ['90% lookups / 10% updates ≥ 0.6× lookups alone', mixedOverLookups, times, (v) => v >= 0.6],
     ['90% lookups / 10% updates ≥ 8× Platformatic DB', ratio(results, 'mixed', 'platformatic-db'), times, (v) => v >= 8],
     ['90% lookups / 10% updates: p99 ≤ 3× the ceiling\'s', mixedP99, times, (v) => v <= 3],
+    ['90% lookups / 10% updates: p99 ≤ 5 ms', find(results, 'cartelera-sqlite', 'mixed')?.wrk.p99_us, ms, (v) => v <= 5000],
     ['full list of 10,000 ≥ 0.5× ceiling', ratio(results, 'list', 'ceiling'), (v) => times(v) + wrkBound('list'), (v) => v >= 0.5],
     ['full list of 10,000 ≥ 10× json-server', ratio(results, 'list', 'json-server'), times, (v) => v >= 10],
     ['full list of 10,000 ≥ 10× Platformatic DB', ratio(results, 'list', 'platformatic-db'), times, (v) => v >= 10],
@@ -197,6 +211,8 @@ function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined)
     ['PostgreSQL lookup ≥ 0.6× SQLite', postgres('lookup'), times, (v) => v >= 0.6],
     ['PostgreSQL create ≥ 0.6× SQLite', postgres('create'), times, (v) => v >= 0.6],
     ['PostgreSQL update ≥ 0.6× SQLite', postgres('update'), times, (v) => v >= 0.6],
+    [`PostgreSQL create ≥ 0.6× ${pgbenchClients}`, pgbench('create'), times, (v) => v >= 0.6],
+    [`PostgreSQL update ≥ 0.6× ${pgbenchClients}`, pgbench('update'), times, (v) => v >= 0.6],
     ['full list of 100,000: server peak RSS < 150 MB', hundredK?.peakRss, (v) => mb(v) + incomplete, (v) => complete && v < 150 * MB],
     ['p99 of lookups ≤ 3 ms at 32 connections', p99, ms, (v) => v <= 3000],
     ['on Node.js 24: p99 of lookups ≤ 3 ms at 32 connections', p99Node24, ms, (v) => v <= 3000],
@@ -211,14 +227,22 @@ function problemsList(problems: string[]): string {
   return `**Wrong answers** (checked once after seeding; the figures for these targets are not comparable):\n\n${problems.map((p) => `- ${p}`).join('\n')}`;
 }
 
+/** The Last run lines of what was measured beside the targets: the disk's syncs, pgbench. */
+function pacesLines({ fdatasyncPerS, pgbenchVersion, pgbench }: Paces): string {
+  const lines = [];
+  if (fdatasyncPerS !== undefined) lines.push(`- The disk under the SQLite files: ${rate(fdatasyncPerS)} \`fdatasync\`s a second (4 kB appended before each), what a durable commit waits for`);
+  if (pgbench) lines.push(`- PostgreSQL's own pace on the server cartelera (PostgreSQL) used, after its scenarios: \`pgbench -N\` (${pgbenchVersion ?? 'pgbench'}, scale 1, ${pgbench.clients} clients, \`fsync=on\`, \`synchronous_commit=on\`) ${rate(pgbench.tps)} transactions/s`);
+  return lines.map((line) => `${line}\n`).join('');
+}
+
 /** The markdown printed at the end of a run. */
-export function summary(results: ScenarioResult[], targets: readonly TargetName[], hundredK: HundredK | undefined, problems: string[]): string {
+export function summary(results: ScenarioResult[], targets: readonly TargetName[], hundredK: HundredK | undefined, problems: string[], paces: Paces): string {
   const parts = ['## Results', resultsTable(results, targets)];
   if (problems.length > 0) parts.push(problemsList(problems));
   for (const note of [busyMachineWarning(results), clientBoundNote(results)]) if (note) parts.push(note);
   if (targets.includes('cartelera-sqlite') && targets.length > 1) parts.push('## cartelera (SQLite) ÷ each other target (2xx/s)', ratiosTable(results, targets));
   if (hundredK) parts.push('## Full list of 100,000 movies (cartelera, SQLite)', hundredKTable(hundredK));
-  parts.push('## Targets', targetsTable(results, hundredK));
+  parts.push('## Targets', targetsTable(results, hundredK, paces));
   return parts.join('\n\n');
 }
 
@@ -229,6 +253,7 @@ export function writePerformanceDoc(
   seeding: Seeding[],
   hundredK: HundredK | undefined,
   problems: string[],
+  paces: Paces = {},
 ): void {
   const seeded = seeding.map((s) => `${TITLES[s.target]} ${s.seconds.toFixed(1)} s (${rate(s.movies / s.seconds)} creates/s)`).join('; ');
   const doc = `# Performance
@@ -245,7 +270,7 @@ is written by \`npm run bench\` (the code is in \`bench/\`); run it again to ref
 - \`BENCH_DURATION=${run.durationS}\` (seconds per scenario and target), ${run.pinning}
 - Targets: ${run.targets.join(', ')}${hundredK ? ', and the 100,000-movie list' : ''}; the whole run took ${Math.floor(run.elapsedS / 60)} min ${Math.round(run.elapsedS % 60)} s
 - Seeding 10,000 movies through each API (32 in flight): ${seeded || '–'}
-
+${pacesLines(paces)}
 Answers per second count 2xx answers only; p50 and p99 are wrk's latencies; bytes/answer is what
 wrk read per answer, headers included; "server peak RSS" is the peak resident memory of the server's
 own process during the scenario (MB are 10⁶ bytes); CPU is in cores (100% = one core) used by the
@@ -263,7 +288,7 @@ scenario (the "on Node.js 24" rows, the same service run on Node.js 24's), a rat
 by Directus ${DIRECTUS_VERSION}'s, and the PostgreSQL rows divide cartelera (PostgreSQL)'s by cartelera (SQLite)'s. A row whose targets were not all run
 is "not measured".
 
-${targetsTable(results, hundredK)}
+${targetsTable(results, hundredK, paces)}
 
 ${readFileSync(new URL('analysis.md', import.meta.url), 'utf8').trim()}
 
@@ -276,8 +301,10 @@ BENCH_TARGETS=cartelera-sqlite,ceiling npm run bench  # a subset of: ${TARGET_NA
 BENCH_SKIP_100K=1 npm run bench                       # without the 100,000-movie list
 \`\`\`
 
-It needs \`wrk\` (\`apt-get install -y wrk\`; installed by the run itself when missing and run as root)
-and the dev dependencies (\`npm ci\`). Platformatic DB is not one of them: the first run that includes
+It needs \`wrk\` (\`apt-get install -y wrk\`; installed by the run itself when missing and run as root),
+\`pgbench\` when \`cartelera-postgres\` is among the targets (PostgreSQL's own client, from Debian's
+\`postgresql-client\`: \`apt-get install -y postgresql-client\`; the run refuses at its start, saying so,
+when it is missing) and the dev dependencies (\`npm ci\`). Platformatic DB is not one of them: the first run that includes
 it installs \`@platformatic/db@${PLATFORMATIC_VERSION}\` with npm into \`.bench/platformatic/\` (git-ignored,
 a few minutes: its SQLite driver, better-sqlite3 11, is built from source against Node.js
 ${PLATFORMATIC_NODE} from the npm registry, on which Platformatic DB then runs: that driver does not
@@ -294,7 +321,7 @@ and are removed at the end, on failure and on Ctrl-C too.
 ## How it measures
 
 - **Targets**, one after another, each alone on the machine: cartelera on SQLite (a fresh file),
-  the same service as it was before the change log (commit ${BASELINE}: every write since also
+  the same with \`SQLITE_SYNCHRONOUS=normal\` (what durable commits cost, see "Durability"), the same service as it was before the change log (commit ${BASELINE}: every write since also
   stores its change, in the same transaction), cartelera on PostgreSQL (the embedded server from
   \`test/embedded-postgres.ts\` at production durability, \`fsync=on\` and \`synchronous_commit=on\`, a
   fresh database, the default pool of \`DATABASE_POOL_MAX=${POOL_MAX}\` connections),
@@ -316,6 +343,13 @@ and are removed at the end, on failure and on Ctrl-C too.
   event loop is over 99% busy or 500 ms late; every write also stored in its activity and
   revisions) but for its logger at \`warn\`, telemetry off, and a GET without \`limit\` answering
   every record instead of 100 (\`QUERY_LIMIT_DEFAULT=-1\`), so that a full list holds every movie.
+- **PostgreSQL's own pace**: after cartelera (PostgreSQL)'s scenarios, on the same server, \`pgbench -N\`
+  (its tables made by \`pgbench -i -s 1\` in a database of their own; each transaction an UPDATE, a
+  SELECT and an INSERT, committed) with as many clients as cartelera's pool has connections, for
+  \`BENCH_DURATION\` seconds, pinned where wrk runs. cartelera's creates and updates are compared with it.
+- **The disk**: at the start, a file in the temp dir that holds the SQLite files is appended 4 kB
+  and \`fdatasync\`ed again and again for a second: the syncs a second this disk gives, the most
+  commits a second \`synchronous=FULL\` allows (the writes a group commit gathers share one).
 - **CPUs**: ${run.pinning}. PostgreSQL's own processes are not pinned: they share both CPUs with the
   server and wrk, so cartelera (PostgreSQL) pays for its database out of the same two cores.
 - **Data**: 20 categories, then 10,000 movies ("Película N", a 100-character synopsis), loaded through
@@ -352,7 +386,8 @@ The write figures are for the durability each target has as configured here; the
 - **cartelera (SQLite)** runs in WAL mode with \`synchronous=FULL\` (the default, \`SQLITE_SYNCHRONOUS=full\`): each
   commit is synced to disk before its writes are acknowledged, so they survive a power cut or OS crash
   too; the writes that commit together share one sync. \`SQLITE_SYNCHRONOUS=normal\` syncs at
-  checkpoints only: faster writes, and a power cut or OS crash can lose the last acknowledged ones.
+  checkpoints only: faster writes, and a power cut or OS crash can lose the last acknowledged ones
+  (the target cartelera (SQLite, synchronous=NORMAL), measured beside it: what the sync costs).
 - **cartelera (PostgreSQL)** runs on the embedded server as a deployment runs PostgreSQL:
   \`fsync=on\` and \`synchronous_commit=on\` (the test suite's own server runs with \`fsync=off\`).
   Every acknowledged write is synced to disk, and survives a power cut too.

@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
 import { untilQuiet, watchCpu } from './cpu.js';
 import { statusBytes, watchPeakRss } from './memory.js';
 import { atExit, pinning, runExitTasks } from './process.js';
-import { summary, utcMinute, writePerformanceDoc, type HundredK, type ScenarioResult, type Seeding } from './report.js';
+import { ensurePgbench, fdatasyncRate } from './pgbench.js';
+import { POOL_MAX, summary, utcMinute, writePerformanceDoc, type HundredK, type Paces, type ScenarioResult, type Seeding } from './report.js';
 import { checkAnswers, root, startTarget, TARGET_NAMES, type Target, type TargetName } from './targets.js';
 import { ensureWrk, runWrk, SCENARIOS, wrkVersion, type ScenarioName } from './wrk.js';
 
@@ -39,7 +40,7 @@ const seconds = (since: number) => (performance.now() - since) / 1000;
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /** Seeds one target, warms it up, then runs every scenario against it. */
-async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[], problems: string[]): Promise<ScenarioResult[]> {
+async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[], problems: string[], paces: Paces): Promise<ScenarioResult[]> {
   console.log(`\n${name}: starting and seeding ${MOVIES.toLocaleString('en-US')} movies`);
   const target = await startTarget(name, workDir, MOVIES);
   try {
@@ -80,6 +81,12 @@ async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[]
           `${wrk.non2xx} non-2xx, ${wrk.socket_errors + wrk.timeouts} socket errors, peak RSS ${(result.peakRss / 1e6).toFixed(1)} MB, ` +
           `CPU server ${percent(cpu.server)} wrk ${percent(cpu.wrk)} others ${percent(cpu.others)}`,
       );
+    }
+    if (target.pgbench) {
+      // PostgreSQL's own pace on the same server, with as many connections as cartelera's pool.
+      await untilQuiet();
+      paces.pgbench = { clients: POOL_MAX, tps: target.pgbench(POOL_MAX, durationS) };
+      console.log(`pgbench -N, ${POOL_MAX} clients, on the same server: ${Math.round(paces.pgbench.tps)} transactions/s`);
     }
     return results;
   } finally {
@@ -146,21 +153,26 @@ function machine() {
 
 async function main(): Promise<void> {
   ensureWrk();
+  const pgbench = targets.includes('cartelera-postgres') ? ensurePgbench() : undefined;
   const started = performance.now();
   const workDir = mkdtempSync(join(tmpdir(), 'cartelera-bench-'));
   atExit(() => rmSync(workDir, { recursive: true, force: true }));
   console.log(`cartelera bench: ${targets.join(', ')}; ${durationS} s per scenario; ${pinning}; temp files in ${workDir}`);
 
+  // The disk under the SQLite files: how many syncs it takes a second, what a durable commit waits for.
+  const fdatasyncPerS = fdatasyncRate(workDir);
+  console.log(`fdatasync: ${Math.round(fdatasyncPerS)}/s in ${workDir}`);
+  const paces: Paces = { fdatasyncPerS, pgbenchVersion: pgbench };
   const results: ScenarioResult[] = [];
   const seeding: Seeding[] = [];
   const problems: string[] = [];
-  for (const name of targets) results.push(...(await benchTarget(name, workDir, seeding, problems)));
+  for (const name of targets) results.push(...(await benchTarget(name, workDir, seeding, problems, paces)));
   const hundredK = skip100k ? undefined : await measureHundredK(workDir);
 
-  console.log(`\n${summary(results, targets, hundredK, problems)}\n`);
+  console.log(`\n${summary(results, targets, hundredK, problems, paces)}\n`);
   const date = utcMinute();
   const run = { date, ...machine(), pinning, durationS, elapsedS: seconds(started), targets };
-  const figures: Figures = { run, results, seeding, hundredK, problems };
+  const figures: Figures = { run, results, seeding, hundredK, problems, paces };
   mkdirSync(dirname(LAST_RUN), { recursive: true });
   writeFileSync(LAST_RUN, `${JSON.stringify(figures)}\n`);
   writeDoc(figures);
@@ -174,12 +186,14 @@ interface Figures {
   seeding: Seeding[];
   hundredK: HundredK | undefined;
   problems: string[];
+  /** Absent from the figures of runs before the disk and pgbench were measured. */
+  paces?: Paces;
 }
 
 const LAST_RUN = join(root, '.bench', 'last-run.json');
 
-function writeDoc({ run, results, seeding, hundredK, problems }: Figures): void {
-  writePerformanceDoc(join(root, 'docs', 'performance.md'), run, results, seeding, hundredK, problems);
+function writeDoc({ run, results, seeding, hundredK, problems, paces = {} }: Figures): void {
+  writePerformanceDoc(join(root, 'docs', 'performance.md'), run, results, seeding, hundredK, problems, paces);
 }
 
 let interrupted = false;

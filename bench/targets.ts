@@ -6,6 +6,7 @@ import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { startArguments } from '../test/service.js';
 import { CATEGORY_COUNT, category, movie } from './catalogue.js';
+import { pgbenchTps } from './pgbench.js';
 import { node24 } from './registryNode.js';
 import { startDirectus } from './directus.js';
 import { startPlatformatic } from './platformatic.js';
@@ -13,7 +14,7 @@ import { atExit, pinned, startServer, type ServerProcess } from './process.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-baseline', 'cartelera-sqlite-node24', 'cartelera-postgres', 'json-server', 'platformatic-db', 'directus', 'ceiling'] as const;
+export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-sqlite-normal', 'cartelera-baseline', 'cartelera-sqlite-node24', 'cartelera-postgres', 'json-server', 'platformatic-db', 'directus', 'ceiling'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /**
@@ -105,6 +106,8 @@ export interface Target {
   stop(): Promise<void>;
   /** cartelera only: stops the server and starts it again on the same store (target.server is the new one). */
   restart?(): Promise<void>;
+  /** cartelera on PostgreSQL only: `pgbench -N` on the same server, `clients` connections, `durationS` seconds: its transactions per second. */
+  pgbench?(clients: number, durationS: number): number;
 }
 
 /**
@@ -115,6 +118,8 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
   switch (name) {
     case 'cartelera-sqlite':
       return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {});
+    case 'cartelera-sqlite-normal':
+      return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {}, process.execPath, root, { SQLITE_SYNCHRONOUS: 'normal' });
     case 'cartelera-baseline':
       return cartelera(name, movies, `sqlite:${join(workDir, `${name}-${movies}.sqlite`)}`, async () => {}, process.execPath, baselineRoot());
     case 'cartelera-sqlite-node24':
@@ -125,7 +130,11 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
       const url = new URL(postgres.url);
       await adminQuery(postgres.url, 'create database cartelera_bench');
       url.pathname = '/cartelera_bench';
-      return cartelera(name, movies, url.toString(), stopPostgres);
+      const target = await cartelera(name, movies, url.toString(), stopPostgres);
+      await adminQuery(postgres.url, 'create database pgbench');
+      url.pathname = '/pgbench';
+      const pgbench = (clients: number, durationS: number) => pgbenchTps(url.toString(), clients, durationS);
+      return Object.assign(target, { pgbench });
     }
     case 'json-server':
       return jsonServer(movies, join(workDir, 'db.json'));
@@ -168,6 +177,7 @@ function baselineRoot(): string {
 /** The service itself, as `npm start` runs it but without npm, so the measured pid is the server's. */
 async function cartelera(
   name: TargetName, movies: number, databaseUrl: string, afterStop: () => Promise<void>, node = process.execPath, cwd = root,
+  settings: Record<string, string> = {},
 ): Promise<Target> {
   const port = await freePort();
   const launch = () =>
@@ -175,7 +185,7 @@ async function cartelera(
       cwd,
       port,
       // Room for bench/changes.ts's 1,000 live streams beside wrk's connections.
-      env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MAX_CONNECTIONS: '2000', CHANGES_MAX_STREAMS: '1000' },
+      env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MAX_CONNECTIONS: '2000', CHANGES_MAX_STREAMS: '1000', ...settings },
       readyPath: '/health',
     }).catch(async (error: unknown) => {
       await afterStop();

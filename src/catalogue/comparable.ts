@@ -15,10 +15,13 @@ export function comparable(value: string): string {
     .normalize('NFC');
 }
 
-/** `row` plus, for each text field named, its comparable form in its column `<field>_clave`. */
+/**
+ * `row` plus, for each text field named that it holds, its comparable form in its column
+ * `<field>_clave` (an update that leaves a field out leaves its comparable form as stored).
+ */
 export function withComparables(row: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const withForms: Record<string, unknown> = { ...row };
   // A text that may be null has a null comparable form.
-  for (const field of fields) withForms[`${field}_clave`] = row[field] === null ? null : comparable(String(row[field]));
+  for (const field of fields) if (field in row) withForms[`${field}_clave`] = row[field] === null ? null : comparable(String(row[field]));
   return withForms;
 }

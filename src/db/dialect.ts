@@ -22,6 +22,16 @@ export async function lockRow(trx: Db, table: string, key: string, value: number
 }
 
 /**
+ * The row of `table` whose `key` is `value` (undefined when there is none), held as lockRow holds
+ * it: on PostgreSQL the read and the lock are one statement, one round trip.
+ */
+export async function lockedRow(trx: Db, table: string, key: string, value: number): Promise<Record<string, unknown> | undefined> {
+  const lock = dialectOf(trx) === 'postgres' ? sql` for update` : sql``;
+  const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)} where ${sql.ref(key)} = ${value}${lock}`.execute(trx);
+  return rows[0];
+}
+
+/**
  * After rows were stored with keys of their own (a restore), new rows must not be handed those
  * keys. SQLite's AUTOINCREMENT moves past them by itself; a PostgreSQL identity does not.
  */

@@ -8,6 +8,7 @@ import * as rowCounts from './migrations/0004_row_counts.js';
 import * as changeLog from './migrations/0005_change_log.js';
 import * as concurrentVersions from './migrations/0006_concurrent_versions.js';
 import * as undoIndex from './migrations/0007_undo_index.js';
+import * as freeVersionSlots from './migrations/0008_free_version_slots.js';
 import * as venuesShowtimes from './migrations/0010_venues_showtimes.js';
 
 /**
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0005_change_log': changeLog,
   '0006_concurrent_versions': concurrentVersions,
   '0007_undo_index': undoIndex,
+  '0008_free_version_slots': freeVersionSlots,
   '0010_venues_showtimes': venuesShowtimes,
 };
 

@@ -1,6 +1,6 @@
 import { messages } from '../catalogue/messages.js';
 import { invalid, notFound } from '../catalogue/refusal.js';
-import { lockRow } from '../db/dialect.js';
+import { lockedRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import type { Db } from '../db/schema.js';
 import { inSavepoint, inTransaction } from '../db/transaction.js';
@@ -53,7 +53,7 @@ export async function replaceRecord(
     guarded(trx, resource, body, async () => {
       if (!current) return undefined;
       if (changesNothing(resource, current, fields)) return current;
-      const updated = await queries.update(key, fields);
+      const updated = await queries.update(key, changedFields(current, fields));
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
       return updated;
     }));
@@ -69,7 +69,7 @@ export async function patchRecord(
       if (!current) return undefined;
       const merged = { ...pick(current, resource.fieldNames), ...changes };
       if (changesNothing(resource, current, merged)) return current;
-      const updated = await queries.update(key, merged).catch((error: unknown) => {
+      const updated = await queries.update(key, changedFields(current, merged)).catch((error: unknown) => {
         throw violationOf(error) ? new RefusedRow(error, merged) : error;
       });
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
@@ -111,6 +111,15 @@ export function changesNothing(resource: AnyResource, current: Row, fields: Row)
   return resource.representation({ ...current, ...fields }) === resource.representation(current);
 }
 
+/**
+ * Of `fields`, those whose value is not the record's `current` one: what an update sets. SQLite
+ * rewrites every index on a column an UPDATE sets, to its own value too; setting only what changed
+ * leaves the others (a movie's title and its comparable form, say) and their pages untouched.
+ */
+function changedFields(current: Row, fields: Row): Row {
+  return Object.fromEntries(Object.entries(fields).filter(([name, value]) => value !== current[name]));
+}
+
 /** The record with this key, or a not-found Refusal naming it. */
 export function found<T>(resource: AnyResource, key: number, record: T | undefined): T {
   if (record === undefined) throw notFound(messages.notFoundById(resource.nouns, key));
@@ -127,8 +136,8 @@ function inTransactionOn<T>(
 ): Promise<T> {
   return inTransaction(db, async (trx) => {
     const queries = resource.queries(trx);
-    await lockRow(trx, resource.table, resource.key.name, key);
-    const current = await queries.get(key);
+    // What queries.get answers (every resource's is the row by its key), read and locked at once.
+    const current = await lockedRow(trx, resource.table, resource.key.name, key);
     precondition?.(current && resource.representation(current));
     return write(trx, queries, current);
   });

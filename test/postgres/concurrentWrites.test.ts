@@ -41,3 +41,36 @@ it('when two connections write one table at once, then neither waits for the oth
     await drop();
   }
 });
+
+it('when sixteen connections write one table at once, then each holds a row of versiones of its own, whatever their backend ids, and the table counts all sixteen', async () => {
+  const { url, db, drop } = await migratedStore();
+  const clients: pg.Client[] = [];
+  const totals = async () => {
+    const [sums] = await db.selectFrom('versiones').select([(eb) => eb.fn.sum<string>('version').as('version'), (eb) => eb.fn.sum<string>('filas').as('filas')]).where('tabla', '=', 'categorias').execute();
+    return { version: Number(sums?.version), filas: Number(sums?.filas) };
+  };
+  try {
+    const before = await totals();
+    for (let n = 1; n <= 16; n++) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      clients.push(client);
+      // Sixteen backend ids share some remainders of 16: a write that took its connection's row
+      // would wait for another's commit, and fail here.
+      await client.query(`set lock_timeout = '2s'`);
+      await client.query('begin');
+      await client.query(`insert into categorias (nombre, nombre_clave) values ($1, $2)`, [`Categoría ${n}`, `categoria ${n}`]);
+    }
+    const free = await db.selectFrom('versiones').select('ranura').where('tabla', '=', 'categorias').forUpdate().skipLocked().execute();
+    assert.deepEqual(free, [], 'every row of the table is held by one of the sixteen');
+    for (const client of clients) await client.query('commit');
+
+    assert.deepEqual(await totals(), { version: before.version + 16, filas: 16 }, 'one bump and one row counted per write');
+    const report = await checkStore(db);
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.counts.categorias, 16);
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+    await drop();
+  }
+});
