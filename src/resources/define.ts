@@ -119,8 +119,11 @@ export interface Resource<
   createMany(db: Db, inputs: Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
   /** The record exactly as the API answers it: its ETag and every export are computed from this. */
   representation(record: Record<string, unknown>): string;
-  /** The record with every field it leaves out, or sends as null, at its default (null where none): what a PUT stores. */
-  withDefaults(record: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The record with every field it leaves out, or sends as null, at its default (null where none):
+   * what a PUT stores. A Refusal when it breaks a rule that spans fields.
+   */
+  whole(record: Record<string, unknown>): Record<string, unknown>;
   /** What the "Ya existe…" sentence names: the unique fields' values. */
   uniqueValue(record: Record<string, unknown>): string;
   /** How a sheet names the record where another refers to it: its title or name, an artist's name and DNI. */
@@ -156,20 +159,28 @@ export function defineResource<T extends keyof Database, K extends string, F ext
   // Every field's value when a record leaves it out or sends null: its default, else null (a PUT replaces).
   const defaults = Object.entries(def.fields).map(([name, schema]) => [name, ((schema as { default?: unknown }).default) ?? null] as const);
   const booleans = Object.keys(def.fields).filter((name) => kinds[name]?.type === 'boolean');
-  // What the store keeps of a whole record: defaults where a field is absent or null, booleans as 0
-  // and 1 (SQLite has no booleans, and better-sqlite3 binds none), the comparable columns.
   const withDefaults = (record: Record<string, unknown>) => {
     const complete = { ...record };
     for (const [name, value] of defaults) complete[name] ??= value;
     return complete;
   };
-  const withForms = <R extends object>(row: R) => {
-    const stored = withDefaults(row as Record<string, unknown>);
-    const problems = def.rules?.(stored as Static<TObject<F>>) ?? [];
+  // A whole record as a write stores it: defaults where a field is absent or null, refused when it
+  // breaks a rule that spans fields (coordinates both or neither).
+  const whole = (record: Record<string, unknown>) => {
+    const complete = withDefaults(record);
+    const problems = def.rules?.(complete as Static<TObject<F>>) ?? [];
     if (problems.length > 0) throw new Refusal('invalid', problems.map((p) => p.sentence).join(' '), problems);
-    for (const name of booleans) stored[name] = stored[name] ? 1 : 0;
-    return withComparables(stored, textFields) as R & ComparableColumns<T>;
+    return complete;
   };
+  // The columns of the fields a write sets (all of a new record's, those an update changes):
+  // booleans as 0 and 1 (SQLite has no booleans, and better-sqlite3 binds none), and the
+  // comparable columns of the text fields among them.
+  const stored = <R extends object>(row: R) => {
+    const columns: Record<string, unknown> = { ...(row as Record<string, unknown>) };
+    for (const name of booleans) if (name in columns) columns[name] = columns[name] ? 1 : 0;
+    return withComparables(columns, textFields) as R & ComparableColumns<T>;
+  };
+  const withForms = <R extends object>(row: R) => stored(whole(row as Record<string, unknown>) as R);
   // A record as answered: a boolean the store keeps as 0 or 1 answered as false or true.
   const answered = (record: Record<string, unknown>) => (name: string) =>
     booleans.includes(name) ? record[name] === true || record[name] === 1 : record[name];
@@ -178,7 +189,7 @@ export function defineResource<T extends keyof Database, K extends string, F ext
     ...def,
     queries: (db) => {
       const queries = def.queries(db);
-      return { ...queries, create: (input) => queries.create(withForms(input)), update: (id, fields) => queries.update(id, withForms(fields)) };
+      return { ...queries, create: (input) => queries.create(withForms(input)), update: (id, fields) => queries.update(id, stored(fields)) };
     },
     createMany: (db, inputs) => insertManyReturning(db, def.table, inputs.map((input) => withForms(input) as Insertable<Database[T]>)),
     path: `/${def.name}`,
@@ -196,7 +207,7 @@ export function defineResource<T extends keyof Database, K extends string, F ext
       const field = answered(record);
       return JSON.stringify(Object.fromEntries(names.map((name) => [name, field(name)])));
     },
-    withDefaults,
+    whole,
     uniqueValue,
     shownAs: (record) => def.knownAs?.(record)[0] ?? uniqueValue(record),
   };

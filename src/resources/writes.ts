@@ -48,10 +48,10 @@ export async function recordCreated(trx: Db, resource: AnyResource, created: Row
 export async function replaceRecord(
   db: Db, resource: AnyResource, key: number, body: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
-  const fields = resource.withDefaults(withoutKey(resource, body, key));
   return inTransactionOn(db, resource, key, precondition, (trx, queries, current) =>
     guarded(trx, resource, body, async () => {
       if (!current) return undefined;
+      const fields = resource.whole(withoutKey(resource, body, key));
       if (changesNothing(resource, current, fields)) return current;
       const updated = await queries.update(key, changedFields(current, fields));
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
@@ -67,7 +67,7 @@ export async function patchRecord(
   return inTransactionOn(db, resource, key, precondition, (trx, queries, current) =>
     guarded(trx, resource, changes, async () => {
       if (!current) return undefined;
-      const merged = { ...pick(current, resource.fieldNames), ...changes };
+      const merged = resource.whole({ ...pick(current, resource.fieldNames), ...changes });
       if (changesNothing(resource, current, merged)) return current;
       const updated = await queries.update(key, changedFields(current, merged)).catch((error: unknown) => {
         throw violationOf(error) ? new RefusedRow(error, merged) : error;
