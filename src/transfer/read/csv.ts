@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { isUtf8 } from 'node:buffer';
 import { CsvError, parse, type Options } from 'csv-parse';
 import { parse as parseWhole } from 'csv-parse/sync';
@@ -26,14 +25,25 @@ export async function* readCsv(file: string, bytes: Buffer, resource: AnyResourc
   const { input } = source;
   const start = typeof input === 'string' ? input.slice(0, PIECE) : input.subarray(0, PIECE).toString('utf8');
   const options = { delimiter: separatorOf(start), relax_column_count: true, skip_empty_lines: false, bom: true };
-  const parser = parse(options);
-  Readable.from(pieces(input)).pipe(parser);
+  // Records are taken as the parser reaches them (on_record), not from its stream, which drops
+  // those it holds when an error ends it: the rows before a syntax error are read too.
+  const parsed: string[][] = [];
+  let failure: unknown;
+  const parser = parse({ ...options, on_record: (record: string[]) => {
+    parsed.push(record);
+    return null;
+  } });
+  parser.on('error', (error) => (failure = error));
   let header: string[] = [];
   let table: ReturnType<typeof tableOf> | undefined;
   let batch: Incoming[] = [];
   let number = 0;
-  try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
+  for (const piece of [...pieces(input), undefined]) {
+    if (piece === undefined) parser.end();
+    else parser.write(piece);
+    // The parser's end and its errors come a turn later.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const cells of parsed.splice(0)) {
       const row = { number: ++number, cells };
       if (isEmptyRow(row)) continue;
       if (!table) {
@@ -46,12 +56,12 @@ export async function* readCsv(file: string, bytes: Buffer, resource: AnyResourc
         batch = [];
       }
     }
-  } catch (error) {
-    if (!(error instanceof CsvError)) throw error;
+    if (failure === undefined) continue;
+    if (!(failure instanceof CsvError)) throw failure;
     // The header, when it can be read, names the column of the error.
     if (!table) header = headerOf(start, options);
-    const column = typeof error.column === 'number' ? header[error.column] : undefined;
-    return yield [...batch, { ...syntaxError(error, column?.trim() || undefined), place: { file, row: (Number(error.records) || 0) + 1 } }];
+    const column = typeof failure.column === 'number' ? header[failure.column] : undefined;
+    return yield [...batch, { ...syntaxError(failure, column?.trim() || undefined), place: { file, row: (Number(failure.records) || 0) + 1 } }];
   }
   yield [...batch, ...(table?.end() ?? [])];
 }
