@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type { Database, Db } from './schema.js';
 
 /**
@@ -36,7 +36,9 @@ export function openSqlite(path: string, synchronous: 'full' | 'normal'): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+  const writer = reusingStatements(sqlite);
+  const reader = sqlite.memory ? undefined : () => reusingStatements(readOnlyConnection(sqlite), false);
+  const db = new Kysely<Database>({ dialect: new SharingDialect(writer, reader) });
   handles.set(db, sqlite);
   return db;
 }
@@ -49,9 +51,13 @@ export function openSqlite(path: string, synchronous: 'full' | 'normal'): Db {
 export function sqliteReader(db: Db): Db | undefined {
   const sqlite = handles.get(db);
   if (!sqlite || sqlite.memory) return undefined;
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: readOnlyConnection(sqlite) }) });
+}
+
+function readOnlyConnection(sqlite: SQLite.Database): SQLite.Database {
   const reader = new SQLite(sqlite.name, { readonly: true, fileMustExist: true });
   reader.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: reader }) });
+  return reader;
 }
 
 /**
@@ -60,7 +66,7 @@ export function sqliteReader(db: Db): Db | undefined {
  * Kysely prepares a statement right before it runs it, so this is also where every write made
  * through the connection is seen, whoever makes it: each one is counted in writesInProcess.
  */
-function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
+function reusingStatements(sqlite: SQLite.Database, counting = true): SQLite.Database {
   const prepared = new Map<string, SQLite.Statement>();
   return Object.assign(Object.create(sqlite) as SQLite.Database, {
     prepare(source: string) {
@@ -70,11 +76,153 @@ function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
         statement = sqlite.prepare(source);
         prepared.set(source, statement);
       }
-      if (!statement.readonly) writesInProcess++;
+      // A commit or rollback counts too: reads go on beside an open transaction (SharingDialect), so
+      // its end is what makes its writes visible to them.
+      if (counting && (!statement.readonly || ENDS.test(source))) writesInProcess++;
       return statement;
     },
     close: () => sqlite.close(),
   });
+}
+
+const ENDS = /^\s*(commit|end|rollback)\b/i;
+/** Statements a reader cannot run: those that open, end or mark a transaction (SQLite calls them read only), and pragmas. */
+const WRITER_ONLY = /^\s*(begin|commit|end|rollback|savepoint|release|pragma)\b/i;
+
+/**
+ * Kysely's SQLite dialect, with the store's one connection shared as Kysely's own driver shares it
+ * (one holder at a time), but with reads going on beside a holder: while the connection is held
+ * (an import's transaction, a group commit), a file store's reads run on a read-only second
+ * connection, which sees what was committed before; the first statement that is not a read waits
+ * for the store's connection and runs there, with everything after it.
+ */
+class SharingDialect extends SqliteDialect {
+  constructor(
+    private readonly writer: SQLite.Database,
+    private readonly reader: (() => SQLite.Database) | undefined,
+  ) {
+    super({ database: writer });
+  }
+
+  override createDriver(): Driver {
+    return new SharingDriver(this.writer, this.reader);
+  }
+}
+
+class SharingDriver implements Driver {
+  private held: Promise<void> | undefined;
+  private release: (() => void) | undefined;
+  private readerHandle: SQLite.Database | undefined;
+  private readonly own: Connection;
+
+  constructor(
+    private readonly writer: SQLite.Database,
+    private readonly openReader: (() => SQLite.Database) | undefined,
+  ) {
+    this.own = new Connection(writer);
+  }
+
+  async init(): Promise<void> {}
+
+  /** Takes the store's connection, waiting for its holder to let go. */
+  async lock(): Promise<void> {
+    while (this.held) await this.held;
+    this.held = new Promise((resolve) => (this.release = resolve));
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.held && this.openReader) {
+      this.readerHandle ??= this.openReader();
+      return new ReadingBeside(this.readerHandle, this);
+    }
+    await this.lock();
+    return this.own;
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    if (connection === this.own || (connection instanceof ReadingBeside && connection.holds)) {
+      const release = this.release;
+      this.held = this.release = undefined;
+      release?.();
+    }
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    void settings;
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async destroy(): Promise<void> {
+    this.readerHandle?.close();
+    this.writer.close();
+  }
+
+  /** The store's connection, for a ReadingBeside that met a statement only it can run. */
+  get writerConnection(): Connection {
+    return this.own;
+  }
+}
+
+/** Runs statements on one better-sqlite3 handle, as Kysely's own SQLite connection does. */
+class Connection implements DatabaseConnection {
+  constructor(readonly handle: SQLite.Database) {}
+
+  executeQuery<R>({ sql, parameters }: CompiledQuery): Promise<QueryResult<R>> {
+    const statement = this.handle.prepare(sql);
+    if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] });
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+  }
+
+  async *streamQuery<R>({ sql, parameters }: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    for (const row of this.handle.prepare(sql).iterate(parameters)) yield { rows: [row as R] };
+  }
+}
+
+/** A connection given while the store's is held: reads on the reader, until a statement needs the store's own. */
+class ReadingBeside implements DatabaseConnection {
+  holds = false;
+  private readonly reading: Connection;
+
+  constructor(
+    reader: SQLite.Database,
+    private readonly driver: SharingDriver,
+  ) {
+    this.reading = new Connection(reader);
+  }
+
+  private async on(sql: string): Promise<Connection> {
+    if (this.holds) return this.driver.writerConnection;
+    if (!WRITER_ONLY.test(sql) && readOnly(this.reading.handle, sql)) return this.reading;
+    await this.driver.lock();
+    this.holds = true;
+    return this.driver.writerConnection;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return (await this.on(query.sql)).executeQuery<R>(query);
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    yield* (await this.on(query.sql)).streamQuery<R>(query);
+  }
+}
+
+/** Whether `sql` only reads; false too when the reader cannot prepare it (a table the holder is creating). */
+function readOnly(reader: SQLite.Database, sql: string): boolean {
+  try {
+    return reader.prepare(sql).readonly;
+  } catch {
+    return false;
+  }
 }
 
 /** What tells whether a SQLite store may have changed since it was last read (cache/versions.ts). */

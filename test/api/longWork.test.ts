@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import SQLite from 'better-sqlite3';
 import readXlsxFile from 'read-excel-file/node';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -15,6 +16,7 @@ import { importCatalogue } from '../../src/transfer/import.js';
 import { allLogIds, rawFollow } from '../feedClient.js';
 import { harness } from '../harness.js';
 import { backend } from '../stores.js';
+import { importar } from './uploads.js';
 
 /** Enough for a dozen pages of each long read, and a workbook built in its worker thread. */
 const EVENTS = 2000;
@@ -39,10 +41,11 @@ async function* catalogue(): AsyncGenerator<Incoming[]> {
 describe(`long work beside lookups (${backend})`, () => {
   const { store } = harness();
   let app: FastifyInstance;
+  let url: string;
 
   before(async () => {
     // A file on SQLite: a long read holds a connection of its own there, as in production.
-    const { url } = await store();
+    ({ url } = await store());
     const db = openDatabase(url);
     await migrateToLatest(db);
     const seeded = await importCatalogue(db, catalogue(), { onConflict: 'error', dryRun: false, quien: null, timeZone: 'UTC' });
@@ -125,5 +128,54 @@ describe(`long work beside lookups (${backend})`, () => {
     } finally {
       reader.socket.destroy();
     }
+  });
+
+  it('when a large CSV is imported, then lookups are answered meanwhile from what was committed before it, and once it commits every answer shows its records', async () => {
+    const ADDED = 3000;
+    const rows = Array.from({ length: ADDED }, (_, i) => `Nueva ${i + 1};Una familia del barrio sur, un verano de cambios.;90;${(i % 5) + 1}`);
+    const csv = ['titulo;sipnosis;duracion;categoria_id', ...rows].join('\n');
+    const count = async () => Number((await app.inject({ method: 'GET', url: '/peliculas?_limit=1' })).headers['x-total-count']);
+    const newest = () => app.inject({ method: 'GET', url: `/peliculas/${encodeURIComponent(`Nueva ${ADDED}`)}` });
+    // Asked before, so that the caches hold these answers when the import commits.
+    assert.equal(await count(), MOVIES);
+    assert.equal((await newest()).statusCode, 404);
+    // On SQLite, whether the import's transaction holds the store's write lock: another connection cannot take it.
+    const probe = backend === 'sqlite' ? new SQLite(url.replace(/^sqlite:/, ''), { timeout: 0 }) : undefined;
+    const locked = () => {
+      try {
+        probe?.exec('begin immediate');
+        probe?.exec('rollback');
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    let answered = false;
+    const imported = importar(app, '', [{ name: 'peliculas.csv', bytes: csv }]).then((res) => ((answered = true), res));
+    let during = 0;
+    let open = 0;
+    while (!answered) {
+      const before = locked();
+      // A client over the network waits a turn of the event loop for its next answer; inject's would come in the same turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      const [lookup, total, missing] = await Promise.all([
+        app.inject({ method: 'GET', url: `/peliculas/${encodeURIComponent(`Película ${(next++ % MOVIES) + 1}`)}` }),
+        count(),
+        newest(),
+      ]);
+      if (answered) break;
+      assert.equal(lookup.statusCode, 200, lookup.body);
+      assert.equal(total, MOVIES, 'the count of what was committed before the import');
+      assert.equal(missing.statusCode, 404, 'no record of the import before it commits');
+      during++;
+      if (before && locked()) open++;
+    }
+    probe?.close();
+    const res = await imported;
+    assert.equal(res.statusCode, 200, res.body);
+    assert.ok(during >= 2, `${during} rounds of lookups answered while the import ran`);
+    if (probe) assert.ok(open >= 2, `${open} rounds of lookups answered inside the import's transaction`);
+    assert.equal(await count(), MOVIES + ADDED);
+    assert.equal((await newest()).statusCode, 200);
   });
 });

@@ -1,44 +1,83 @@
-import { CsvError, parse } from 'csv-parse/sync';
+import { isUtf8 } from 'node:buffer';
+import { CsvError, parse, type Options } from 'csv-parse';
+import { parse as parseWhole } from 'csv-parse/sync';
 import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
-import { numbered, readTable } from './table.js';
-import type { Encoding, Incoming } from './types.js';
-
-/** What a CSV file gave: its records and problems, and how its bytes were read. */
-export interface CsvFile {
-  items: Incoming[];
-  /** Said to the user, not a problem: the file was not UTF-8 and was read as Windows-1252. */
-  notice?: string;
-}
+import { isEmptyRow, tableOf } from './table.js';
+import { BATCH, type Encoding, type Incoming } from './types.js';
 
 const SEPARATORS = [';', ',', '\t'] as const;
+
+/** Bytes handed to the CSV parser at a time: each is one step of the event loop's at most. */
+const PIECE = 64 * 1024;
 
 /**
  * A spreadsheet's CSV, read as the spreadsheet meant it: the separator its header line uses (and
  * that one alone), UTF-8 or else Windows-1252, then the table's rules (table.ts): headers by field
  * name or by the admin's label, empty rows skipped, rows numbered as the spreadsheet numbers them.
+ * Read in pieces, a batch of records at a time: memory does not grow with the file, and no step
+ * holds the event loop long.
  */
-export function readCsv(file: string, bytes: Buffer, resource: AnyResource, encoding?: Encoding): CsvFile {
-  const decoded = decode(bytes, encoding);
-  if (decoded === undefined) return { items: [{ problem: messages.spreadsheet.notUtf8, place: { file } }] };
-  const { text, notice } = decoded;
-  const options = { delimiter: separatorOf(text), relax_column_count: true, skip_empty_lines: false, bom: true };
-  let rows: string[][];
-  try {
-    rows = parse(text, options) as string[][];
-  } catch (error) {
-    if (!(error instanceof CsvError)) throw error;
-    // The header, when it can be read, names the column of the error.
-    let header: string[] = [];
-    try {
-      header = (parse(text, { ...options, to: 1 }) as string[][])[0] ?? [];
-    } catch {
-      // the error is in the header itself
+export async function* readCsv(file: string, bytes: Buffer, resource: AnyResource, encoding?: Encoding): AsyncGenerator<Incoming[]> {
+  const source = decode(bytes, encoding);
+  if (source === undefined) return yield [{ problem: messages.spreadsheet.notUtf8, place: { file } }];
+  if (source.notice) yield [{ notice: source.notice, place: { file } }];
+  const { input } = source;
+  const start = typeof input === 'string' ? input.slice(0, PIECE) : input.subarray(0, PIECE).toString('utf8');
+  const options = { delimiter: separatorOf(start), relax_column_count: true, skip_empty_lines: false, bom: true };
+  // Records are taken as the parser reaches them (on_record), not from its stream, which drops
+  // those it holds when an error ends it: the rows before a syntax error are read too.
+  const parsed: string[][] = [];
+  let failure: unknown;
+  const parser = parse({ ...options, on_record: (record: string[]) => {
+    parsed.push(record);
+    return null;
+  } });
+  parser.on('error', (error) => (failure = error));
+  let header: string[] = [];
+  let table: ReturnType<typeof tableOf> | undefined;
+  let batch: Incoming[] = [];
+  let number = 0;
+  for (const piece of [...pieces(input), undefined]) {
+    if (piece === undefined) parser.end();
+    else parser.write(piece);
+    // The parser's end and its errors come a turn later.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const cells of parsed.splice(0)) {
+      const row = { number: ++number, cells };
+      if (isEmptyRow(row)) continue;
+      if (!table) {
+        header = cells;
+        table = tableOf(row, resource, { file });
+        batch.push(...table.start);
+      } else batch.push(table.row(row));
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
+      }
     }
-    const column = typeof error.column === 'number' ? header[error.column] : undefined;
-    return { items: [{ ...syntaxError(error, column?.trim() || undefined), place: { file, row: (Number(error.records) || 0) + 1 } }], notice };
+    if (failure === undefined) continue;
+    if (!(failure instanceof CsvError)) throw failure;
+    // The header, when it can be read, names the column of the error.
+    if (!table) header = headerOf(start, options);
+    const column = typeof failure.column === 'number' ? header[failure.column] : undefined;
+    return yield [...batch, { ...syntaxError(failure, column?.trim() || undefined), place: { file, row: (Number(failure.records) || 0) + 1 } }];
   }
-  return { items: readTable(numbered(rows), resource, { file }), notice };
+  yield [...batch, ...(table?.end() ?? [])];
+}
+
+/** The first record of a file's start; none when the error is in the header itself. */
+function headerOf(start: string, options: Options): string[] {
+  try {
+    return (parseWhole(start, { ...options, to: 1 }) as string[][])[0] ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** The input in pieces of PIECE bytes (or characters), without copying it. */
+function* pieces(input: Buffer | string): Generator<Buffer | string> {
+  for (let at = 0; at < input.length; at += PIECE) yield typeof input === 'string' ? input.slice(at, at + PIECE) : input.subarray(at, at + PIECE);
 }
 
 /** csv-parse's error as a sentence naming the sheet's row: the record it was reading, counted as the sheet counts rows. */
@@ -59,15 +98,15 @@ function syntaxError(error: CsvError, label: string | undefined): { problem: str
   return { problem: sentence(at), ...(label !== undefined && { label }) };
 }
 
-/** UTF-8 (a BOM is dropped), or, when the bytes are not UTF-8, Windows-1252, which says so; undefined when only UTF-8 would do. */
-function decode(bytes: Buffer, forced: Encoding | undefined): { text: string; notice?: string } | undefined {
-  if (forced === 'windows-1252') return { text: new TextDecoder('windows-1252').decode(bytes) };
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
-  } catch {
-    if (forced === 'utf-8') return undefined;
-    return { text: new TextDecoder('windows-1252').decode(bytes), notice: messages.spreadsheet.readAsWindows1252 };
-  }
+/**
+ * UTF-8 bytes as they are (the parser reads them, a BOM dropped), or, when the bytes are not UTF-8,
+ * their text as Windows-1252, which says so; undefined when only UTF-8 would do.
+ */
+function decode(bytes: Buffer, forced: Encoding | undefined): { input: Buffer | string; notice?: string } | undefined {
+  if (forced === 'windows-1252') return { input: new TextDecoder('windows-1252').decode(bytes) };
+  if (isUtf8(bytes)) return { input: bytes };
+  if (forced === 'utf-8') return undefined;
+  return { input: new TextDecoder('windows-1252').decode(bytes), notice: messages.spreadsheet.readAsWindows1252 };
 }
 
 /** The separator the header line uses most, outside quotes; `,` for a one-column header. */

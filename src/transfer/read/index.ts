@@ -66,9 +66,7 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
     return resource ? [{ ...file, resource }] : [];
   });
   for (const { name, bytes, resource } of csv.sort((a, b) => resources.indexOf(a.resource) - resources.indexOf(b.resource))) {
-    const read = readCsv(name, bytes, resource, options.encoding);
-    if (read.notice) yield [{ notice: read.notice, place: { file: name } }];
-    yield* batches(read.items);
+    yield* readCsv(name, bytes, resource, options.encoding);
   }
 }
 

@@ -34,27 +34,34 @@ export function readSheets(file: string, sheets: Sheet[]): Incoming[] {
 export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place, 'row'>): Incoming[] {
   const [header, ...body] = rows.filter((row) => !row.cells.every(isEmpty));
   if (!header) return [];
+  const table = tableOf(header, resource, where);
+  return [...table.start, ...body.map(table.row), ...table.end()];
+}
+
+/**
+ * The same rules a row at a time, for a table read in pieces (a CSV file's): what its header
+ * gives at once (a required column it lacks), each row's record, and at the end the columns
+ * ignored, which only the rows tell when a column has no title.
+ */
+export function tableOf(header: Row, resource: AnyResource, where: Omit<Place, 'row'>) {
   const titles = header.cells.map((cell) => textOf(cell).trim());
   const columns = titles.map((title) => fieldNamed(resource, title));
-  const items: Incoming[] = [];
   // A column with no title is ignored too, and named by its letter, when any row has something in it.
-  const untitled = (i: number) => titles[i] === '' && body.some((row) => !isEmpty(row.cells[i] ?? null));
-  const ignored = header.cells.flatMap((_, i) => (columns[i] !== undefined ? [] : titles[i] ? [titles[i]] : untitled(i) ? [messages.spreadsheet.untitled(letterOf(i))] : []));
-  if (ignored.length > 0) items.push({ notice: messages.spreadsheet.ignoredColumns(ignored), place: where });
+  const used = new Set<number>();
   const named: Record<string, string> = Object.fromEntries(columns.flatMap((field, i) => (field === undefined ? [] : [[field, titles[i] ?? field]])));
   const absent = missingColumns(resource, Object.keys(named));
   const labels = labelsOf(resource);
-  for (const field of absent) {
+  const start: Incoming[] = absent.map((field) => {
     const label = labels[field] ?? field;
-    items.push({ problem: messages.spreadsheet.missingColumn(label), field, label, place: { ...where, row: header.number } });
-  }
-  for (const { number: row, cells } of body) {
-    const place = { ...where, row };
+    return { problem: messages.spreadsheet.missingColumn(label), field, label, place: { ...where, row: header.number } };
+  });
+  const row = ({ number, cells }: Row): Incoming => {
+    const place = { ...where, row: number };
+    cells.forEach((cell, i) => {
+      if (titles[i] === '' && !isEmpty(cell)) used.add(i);
+    });
     // More cells than columns: a separator in an unquoted text shifted them, and what they say is no field's.
-    if (cells.slice(titles.length).some((cell) => !isEmpty(cell))) {
-      items.push({ problem: messages.spreadsheet.extraCells(row, cells.length, titles.length), place });
-      continue;
-    }
+    if (cells.slice(titles.length).some((cell) => !isEmpty(cell))) return { problem: messages.spreadsheet.extraCells(number, cells.length, titles.length), place };
     const problems: ReadProblem[] = [];
     const record: Record<string, unknown> = {};
     const given: Record<string, string> = {};
@@ -71,10 +78,17 @@ export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place,
       record[field] = read.value;
       given[field] = read.shown;
     });
-    items.push({ resource, record, place, given, columns: named, ...(problems.length > 0 && { problems }), ...(absent.length > 0 && { absent }) });
-  }
-  return items;
+    return { resource, record, place, given, columns: named, ...(problems.length > 0 && { problems }), ...(absent.length > 0 && { absent }) };
+  };
+  const end = (): Incoming[] => {
+    const ignored = header.cells.flatMap((_, i) => (columns[i] !== undefined ? [] : titles[i] ? [titles[i]] : used.has(i) ? [messages.spreadsheet.untitled(letterOf(i))] : []));
+    return ignored.length > 0 ? [{ notice: messages.spreadsheet.ignoredColumns(ignored), place: where }] : [];
+  };
+  return { start, row, end };
 }
+
+/** Whether a row holds nothing: it is skipped. */
+export const isEmptyRow = (row: Row) => row.cells.every(isEmpty);
 
 /** A column's letter as spreadsheets show it: A, …, Z, AA, AB… */
 function letterOf(index: number): string {
@@ -82,7 +96,7 @@ function letterOf(index: number): string {
   return index < 26 ? letter : letterOf(Math.floor(index / 26) - 1) + letter;
 }
 
-/** The rows of a table given whole (a CSV file's), numbered from 1. */
+/** The rows of a table given whole (a workbook's sheet), numbered from 1. */
 export const numbered = (rows: Cell[][]): Row[] => rows.map((cells, i) => ({ number: i + 1, cells }));
 
 const isEmpty = (cell: Cell) => cell === null || (typeof cell === 'string' && cell.trim() === '');

@@ -1,0 +1,42 @@
+// A CSV file is read a piece at a time (src/transfer/read/csv.ts): its records come in batches as
+// the parser reaches them, not after the whole file is parsed, and a file larger than one piece
+// reads exactly as a small one would.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readSpreadsheets } from '../../src/transfer/read/index.js';
+import { BATCH } from '../../src/transfer/read/types.js';
+
+const ROWS = 2 * BATCH + 345; // three batches, the last one short; about 150 KB, more than two pieces of 64 KiB
+
+const csv = (rows: number, extra = '') =>
+  ['titulo;sipnosis;duracion;categoria_id', ...Array.from({ length: rows }, (_, i) => `Película ${i + 1};"Una familia; un verano\nde cambios.";${60 + (i % 90)};1`), extra].join('\n');
+
+describe('a CSV file read in pieces', () => {
+  it('when a CSV file holds more rows than a batch, then its records come in batches of at most BATCH, in order, each at its row', async () => {
+    const sizes: number[] = [];
+    const rows: number[] = [];
+    for await (const batch of readSpreadsheets([{ name: 'peliculas.csv', bytes: Buffer.from(csv(ROWS)) }])) {
+      sizes.push(batch.length);
+      for (const item of batch) {
+        assert.ok('resource' in item, JSON.stringify(item));
+        rows.push(item.place.row ?? 0);
+        assert.equal(item.record.titulo, `Película ${rows.length}`);
+        assert.equal(item.record.sipnosis, 'Una familia; un verano\nde cambios.');
+      }
+    }
+    assert.deepEqual(sizes, [BATCH, BATCH, 345]);
+    // The header is row 1, and a cell with a line break is one row.
+    assert.deepEqual(rows, Array.from({ length: ROWS }, (_, i) => i + 2));
+  });
+
+  it('when a quote is left open past the first batches, then the rows before it were already read, and the file ends with that problem at its row', async () => {
+    const items = [];
+    for await (const batch of readSpreadsheets([{ name: 'peliculas.csv', bytes: Buffer.from(csv(ROWS, '"Sin cerrar;x;90;1')) }])) items.push(...batch);
+    // Read whole, the file would have given the problem alone: in pieces, the rows before it came first.
+    assert.equal(items.filter((item) => 'resource' in item).length, ROWS);
+    const last = items.at(-1);
+    assert.ok(last && 'problem' in last);
+    assert.equal(last.place.row, ROWS + 2);
+    assert.match(last.problem, /^La fila \d+ .*comillas sin cerrar/);
+  });
+});
