@@ -3,6 +3,7 @@ import { adminPages } from './admin.js';
 import type { Config } from './config.js';
 import { conditionalGets } from './api/conditional.js';
 import { crudRoutes } from './api/crudRoutes.js';
+import { imageRoutes } from './api/imageRoutes.js';
 import { transferRoutes } from './api/transferRoutes.js';
 import { changeRoutes } from './api/changeRoutes.js';
 import { calendarRoutes } from './api/calendarRoutes.js';
@@ -22,7 +23,7 @@ import { healthRoutes } from './ops/health.js';
 import { expectationRefusals, lingeringClose, serverLimits } from './ops/limits.js';
 import { protect } from './ops/protection.js';
 import { echoRequestId, requestIdOf } from './ops/requestId.js';
-import { resources } from './resources/index.js';
+import { imagenes, resources } from './resources/index.js';
 import { relationsOf } from './resources/relations.js';
 
 /** The whole service, built the same way for `npm start` and the tests. */
@@ -91,8 +92,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const { metricsRoutes } = await import('./ops/metrics.js');
     metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool) });
   }
-  const versions = tableVersions(db, Object.fromEntries(resources.map((r) => [r.name, r.table])));
+  const versions = tableVersions(db, Object.fromEntries([...resources, imagenes].map((r) => [r.name, r.table])));
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions, config.TIMEZONE);
+  crudRoutes(app, imagenes, db, relationsOf(imagenes), versions, config.TIMEZONE, { writes: false });
+  await imageRoutes(app, db, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS, timeZone: config.TIMEZONE });
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
   calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE });
   const stopPruning = pruneRegularly(

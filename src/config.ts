@@ -78,6 +78,10 @@ export const ConfigSchema = Type.Object({
   TIMEZONE: Type.String({ minLength: 1, default: 'UTC' }),
   /** The most bytes one upload to POST /importar may hold, all its files together. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 }),
+  /** The most bytes one uploaded image may hold. */
+  IMAGE_MAX_BYTES: Type.Integer({ minimum: 1, default: 20 * 1024 * 1024 }),
+  /** The most pixels one uploaded image may have, judged from its header before decoding. */
+  IMAGE_MAX_PIXELS: Type.Integer({ minimum: 1, default: 50_000_000 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 

@@ -18,6 +18,7 @@ export function comparable(value: string): string {
 /** `row` plus, for each text field named, its comparable form in its column `<field>_clave`. */
 export function withComparables(row: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const withForms: Record<string, unknown> = { ...row };
-  for (const field of fields) withForms[`${field}_clave`] = comparable(String(row[field]));
+  // A field that may be empty (an image's credito) has no comparable form then.
+  for (const field of fields) withForms[`${field}_clave`] = row[field] === null ? null : comparable(String(row[field]));
   return withForms;
 }

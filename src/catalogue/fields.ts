@@ -47,3 +47,23 @@ export const TipoEvento = Type.Enum(TIPOS_EVENTO);
 /** What a change of the change log did to its record: created, modified (replaced or patched), deleted. */
 export const OPERACIONES = ['alta', 'modificacion', 'baja'] as const;
 export type Operacion = (typeof OPERACIONES)[number];
+
+/** What an image shows, for people who cannot see it. */
+export const Alt = Type.String({ minLength: 1, maxLength: 500, pattern: STORABLE_TEXT });
+
+/** A photographer or source; empty means none. */
+export const Credito = Type.Union([Type.String({ maxLength: 255, pattern: STORABLE_TEXT }), Type.Null()]);
+
+/** A focal point's coordinate: percent of the width or height. */
+export const Foco = Type.Integer({ minimum: 0, maximum: 100, default: 50 });
+
+/** A place in a list, from 1. */
+export const Orden = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/** Pixels, bytes: positive counts. */
+export const Count = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/** The image formats kept, judged by a file's content. */
+export const TIPOS_IMAGEN = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
+export type TipoImagen = (typeof TIPOS_IMAGEN)[number];
+export const TipoImagen = Type.Enum(TIPOS_IMAGEN);

@@ -5,7 +5,7 @@ import { lockRow } from '../db/dialect.js';
 import type { Db } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import type { AnyResource } from '../resources/define.js';
-import { resources } from '../resources/index.js';
+import { loggedResources as resources } from '../resources/index.js';
 import { participaciones } from '../resources/participaciones.js';
 import type { Quien } from '../resources/changeLog.js';
 import { createRecord, removeRecord, replaceRecord } from '../resources/writes.js';

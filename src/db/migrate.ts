@@ -8,6 +8,7 @@ import * as rowCounts from './migrations/0004_row_counts.js';
 import * as changeLog from './migrations/0005_change_log.js';
 import * as concurrentVersions from './migrations/0006_concurrent_versions.js';
 import * as undoIndex from './migrations/0007_undo_index.js';
+import * as images from './migrations/0009_images.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0005_change_log': changeLog,
   '0006_concurrent_versions': concurrentVersions,
   '0007_undo_index': undoIndex,
+  '0009_images': images,
 };
 
 /** Every migration, oldest first. */

@@ -5,6 +5,7 @@ import { eventosUrbanos } from './eventosUrbanos.js';
 import { obras } from './obras.js';
 import { participaciones } from './participaciones.js';
 import { peliculas } from './peliculas.js';
+import { imagenes as declaredImages } from './imagenes.js';
 
 export { artistas, categorias, eventosUrbanos, obras, participaciones, peliculas };
 export { itemResources } from './items.js';
@@ -14,3 +15,9 @@ export { itemResources } from './items.js';
  * them in and an import stores them in.
  */
 export const resources: readonly AnyResource[] = [categorias, peliculas, obras, eventosUrbanos, artistas, participaciones];
+
+/** Images: a resource like the six, whose writes carry a file (imageWrites.ts). */
+export const imagenes: AnyResource = declaredImages;
+
+/** Every resource whose changes the log holds. */
+export const loggedResources: readonly AnyResource[] = [...resources, imagenes];

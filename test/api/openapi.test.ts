@@ -262,7 +262,7 @@ describe('the description when writes need a key (API_KEYS)', () => {
         } else assert.equal(security, undefined, `${method} ${path}`);
       }
     }
-    assert.equal(writes, 6 * 4 + 2, 'POST, PUT, PATCH and DELETE of each of the six resources, POST /importar and POST /cambios/{id}/deshacer');
+    assert.equal(writes, 7 * 4 + 2, 'POST, PUT, PATCH and DELETE of each of the six resources and of images, POST /importar and POST /cambios/{id}/deshacer');
   });
 
   it('when API_KEYS is not set, then nothing in the description asks for a key', async () => {
