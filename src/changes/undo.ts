@@ -6,7 +6,6 @@ import type { Db } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import type { AnyResource } from '../resources/define.js';
 import { loggedResources as resources } from '../resources/index.js';
-import { participaciones } from '../resources/participaciones.js';
 import type { Quien } from '../resources/changeLog.js';
 import { createRecord, removeRecord, replaceRecord } from '../resources/writes.js';
 import { changesWhere, type ChangeRow } from './read.js';
@@ -14,7 +13,7 @@ import { changesWhere, type ChangeRow } from './read.js';
 /**
  * Undoes change `id`, all or nothing, as changes of its own (each with `deshace: id`): an `alta`
  * deletes the record (and what that cascades to), a `modificacion` puts back `antes`, a `baja`
- * creates the record again with its key, with every participation that deletion took along.
+ * creates the record again with its key, with every participation and image that deletion took along.
  * Only while the record is as the change left it; otherwise a conflict Refusal saying why.
  */
 export async function undoChange(db: Db, id: number, quien: Quien): Promise<ChangeRow[]> {
@@ -35,8 +34,9 @@ export async function undoChange(db: Db, id: number, quien: Quien): Promise<Chan
       await refusalsAsConflict(id, () => createRecord(trx, resource, JSON.parse(change.antes ?? '{}') as Record<string, unknown>, context));
       for (const cascaded of await changesWhere(trx, sql`causa = ${id}`)) {
         const record = JSON.parse(cascaded.antes ?? '{}') as Record<string, unknown>;
-        if (await participaciones.queries(trx).get(cascaded.clave)) throw conflict(messages.changes.keyTaken(participaciones.nouns, cascaded.clave, id));
-        await refusalsAsConflict(id, () => createRecord(trx, participaciones, record, context));
+        const of = resourceOf(cascaded);
+        if (await of.queries(trx).get(cascaded.clave)) throw conflict(messages.changes.keyTaken(of.nouns, cascaded.clave, id));
+        await refusalsAsConflict(id, () => createRecord(trx, of, record, context));
       }
     } else {
       if (stored === null) throw await conflictOf(messages.changes.goneSince(n, change.clave, id));

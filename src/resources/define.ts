@@ -164,7 +164,8 @@ export function defineResource<T extends keyof Database, K extends string, F ext
       create: key.chosenByClient ? item : Type.Object(taken),
       update,
       patch: Type.Partial(update),
-      restore: key.chosenByClient ? item : update,
+      // A restore (an import, an undo) brings back what the service once worked out too.
+      restore: key.chosenByClient ? item : Type.Object({ ...def.fields, [key.name]: Type.Optional(key.schema) }),
     },
     fieldNames: Object.keys(def.fields),
     kinds,

@@ -4,10 +4,9 @@ import { lockRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import type { Db } from '../db/schema.js';
 import { inSavepoint, inTransaction } from '../db/transaction.js';
-import { dependentsOf } from './cascade.js';
+import { dependentsOf, removeImagesOf } from './cascade.js';
 import { recordChange, type ChangeContext } from './changeLog.js';
 import type { AnyResource } from './define.js';
-import { participaciones } from './participaciones.js';
 
 /**
  * The catalogue's write rules, the same for every way in (the HTTP routes, the command line,
@@ -79,8 +78,8 @@ export async function patchRecord(
 }
 
 /**
- * Deletes a record, and what cascades from it (its participations), logging each: the record's
- * `baja`, then one for each participation, whose `causa` is the record's. False when there was none.
+ * Deletes a record, and what cascades from it (its participations and images), logging each: the
+ * record's `baja`, then one for each of those, whose `causa` is the record's. False when there was none.
  */
 export async function removeRecord(
   db: Db, resource: AnyResource, key: number, context: ChangeContext, precondition?: Precondition,
@@ -90,10 +89,11 @@ export async function removeRecord(
     try {
       return await inSavepoint(trx, async () => {
         const dependents = await dependentsOf(trx, resource, key);
+        await removeImagesOf(trx, resource, key);
         if (!(await queries.remove(key))) return false;
         const baja = await recordChange(trx, resource, key, resource.representation(current), null, context);
-        for (const row of dependents) {
-          await recordChange(trx, participaciones, row.id as number, participaciones.representation(row), null, { ...context, causa: baja });
+        for (const { resource: of, row } of dependents) {
+          await recordChange(trx, of, row[of.key.name] as number, of.representation(row), null, { ...context, causa: baja });
         }
         return true;
       });

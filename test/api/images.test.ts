@@ -154,4 +154,24 @@ describe('images', () => {
     });
     assertError(await app.inject({ method: 'PATCH', url: '/imagenes/2147483000', payload: { alt: 'y' } }), 404, { details: 'No se encontró la imagen con id: 2147483000' });
   });
+
+  it('when a movie is deleted, then its images go in the same transaction, caused by its baja, and undoing it brings them back with their files', async () => {
+    const movie = await createPelicula(app);
+    const first = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'afiche' }, jpeg);
+    const second = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'foto' }, await picture(64, 64, 'png', true));
+    const embedded = await send(app, 'GET', `/peliculas?id=${movie.id}&_embed=imagenes`);
+    assert.deepEqual(embedded.json<Json[]>()[0]?.imagenes, [first, second]);
+    const before = await app.inject({ method: 'GET', url: `${String(second.url)}?formato=png` });
+    assert.equal((await send(app, 'DELETE', `/peliculas/${movie.id}`)).statusCode, 200);
+    assert.equal((await send(app, 'GET', `/imagenes/${first.id}`)).statusCode, 404);
+    const [baja] = (await send(app, 'GET', `/cambios?recurso=peliculas&clave=${movie.id}&operacion=baja`)).json<Json[]>();
+    const caused = (await send(app, 'GET', `/cambios?recurso=imagenes&operacion=baja&_sort=id`)).json<Json[]>().filter((c) => c.causa === baja?.id);
+    assert.deepEqual(caused.map((c) => [c.clave, c.antes]), [[first.id, first], [second.id, second]]);
+    const undo = await send(app, 'POST', `/cambios/${baja?.id}/deshacer`);
+    assert.equal(undo.statusCode, 200, undo.body);
+    assert.deepEqual((await send(app, 'GET', `/peliculas?id=${movie.id}&_embed=imagenes`)).json<Json[]>()[0]?.imagenes, [first, second]);
+    const after = await app.inject({ method: 'GET', url: `${String(second.url)}?formato=png` });
+    assert.equal(after.statusCode, 200);
+    assert.ok(after.rawPayload.equals(before.rawPayload), 'the same file renders the same picture');
+  });
 });
