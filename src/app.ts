@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { conditionalGets } from './api/conditional.js';
 import { crudRoutes } from './api/crudRoutes.js';
 import { imageRoutes } from './api/imageRoutes.js';
+import { cacheFolder, RenditionCache } from './images/cache.js';
 import { transferRoutes } from './api/transferRoutes.js';
 import { changeRoutes } from './api/changeRoutes.js';
 import { calendarRoutes } from './api/calendarRoutes.js';
@@ -95,7 +96,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const versions = tableVersions(db, Object.fromEntries([...resources, imagenes].map((r) => [r.name, r.table])));
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions, config.TIMEZONE);
   crudRoutes(app, imagenes, db, relationsOf(imagenes), versions, config.TIMEZONE, { writes: false });
-  await imageRoutes(app, db, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS, timeZone: config.TIMEZONE });
+  const folder = cacheFolder(config.IMAGE_CACHE_DIR, config.DATABASE_URL);
+  const renditions = new RenditionCache(folder.path, config.IMAGE_CACHE_MB * 1024 * 1024);
+  if (folder.temporary) app.addHook('onClose', () => renditions.clear());
+  await imageRoutes(app, db, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS, timeZone: config.TIMEZONE }, renditions);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
   calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE });
   const stopPruning = pruneRegularly(

@@ -82,6 +82,10 @@ export const ConfigSchema = Type.Object({
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1, default: 20 * 1024 * 1024 }),
   /** The most pixels one uploaded image may have, judged from its header before decoding. */
   IMAGE_MAX_PIXELS: Type.Integer({ minimum: 1, default: 50_000_000 }),
+  /** The most megabytes of renditions kept on disk. */
+  IMAGE_CACHE_MB: Type.Integer({ minimum: 0, default: 256 }),
+  /** Where renditions are kept; unset: `renditions` beside the SQLite file (a temporary folder for PostgreSQL or memory). */
+  IMAGE_CACHE_DIR: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Config = Static<typeof ConfigSchema>;
 

@@ -6,7 +6,8 @@ import { invalid, notFound, tooLarge } from '../catalogue/refusal.js';
 import { validated } from '../catalogue/validation.js';
 import type { Db } from '../db/schema.js';
 import { judgeImage } from '../images/judge.js';
-import { AJUSTES, FORMATOS, SIZES, formatFor, isOpaque, render, renditionTag, type Wanted } from '../images/renditions.js';
+import type { RenditionCache } from '../images/cache.js';
+import { AJUSTES, FORMATOS, MIME, SIZES, formatFor, isOpaque, render, renditionTag, type Wanted } from '../images/renditions.js';
 import type { AnyResource } from '../resources/define.js';
 import { imagenes } from '../resources/imagenes.js';
 import { createImage, editImage, removeImage } from '../resources/imageWrites.js';
@@ -18,6 +19,20 @@ import { HttpError, requestPath } from './errors.js';
 import { localDateTime } from './time.js';
 
 type Row = Record<string, unknown>;
+
+/** Whether each original (by digest) is opaque, which chooses a format: known once, kept for the most recent. */
+const opacity = {
+  known: new Map<string, boolean>(),
+  async of(digest: string, judge: () => Promise<boolean>): Promise<boolean> {
+    let opaque = this.known.get(digest);
+    if (opaque === undefined) {
+      opaque = await judge();
+      if (this.known.size >= 10_000) this.known.delete(this.known.keys().next().value ?? '');
+      this.known.set(digest, opaque);
+    }
+    return opaque;
+  },
+};
 const route = (operation: 'read' | 'create' | 'update' | 'remove') => ({ config: { nouns: imagenes.nouns, operation } });
 
 /** Text parts an upload may carry besides `archivo`: the fields a client gives. */
@@ -28,7 +43,9 @@ const FIELD_PARTS = 12;
  * are JSON, `/imagenes/{id}/archivo` a rendition of the original, never the original itself.
  * Reads and lists are the resource's like any other's (crudRoutes).
  */
-export async function imageRoutes(app: FastifyInstance, db: Db, limits: { maxBytes: number; maxPixels: number; timeZone: string }): Promise<void> {
+export async function imageRoutes(
+  app: FastifyInstance, db: Db, limits: { maxBytes: number; maxPixels: number; timeZone: string }, renditions: RenditionCache,
+): Promise<void> {
   const schema = routeSchemas(imagenes, relationsOf(imagenes));
   // An upload names its record and says what the image shows; the rest has defaults.
   const Upload = { ...Type.Partial(imagenes.schemas.create), required: ['recurso', 'clave', 'alt'] };
@@ -89,15 +106,17 @@ export async function imageRoutes(app: FastifyInstance, db: Db, limits: { maxByt
   app.get('/imagenes/:id/archivo', { schema: picture, ...route('read') }, async (request, reply) => {
     const { id } = request.params as { id: number };
     const query = request.query as Record<string, string | undefined>;
+    // The original itself is read only to make a rendition not kept yet.
     const image = await db
       .selectFrom('imagenes')
       .innerJoin('imagen_archivos', 'imagen_archivos.imagen_id', 'imagenes.id')
-      .select(['ancho', 'alto', 'foco_x', 'foco_y', 'datos', 'digest'])
+      .select(['ancho', 'alto', 'foco_x', 'foco_y', 'digest'])
       .where('imagenes.id', '=', id)
       .executeTakeFirst();
     if (!image) throw notFound(messages.notFoundById(imagenes.nouns, id));
-    const source = { ...image, datos: Buffer.from(image.datos) };
-    const opaque = await isOpaque(source.datos);
+    const original = async () =>
+      Buffer.from((await db.selectFrom('imagen_archivos').select('datos').where('imagen_id', '=', id).executeTakeFirstOrThrow()).datos);
+    const opaque = await opacity.of(image.digest, async () => isOpaque(await original()));
     const wanted: Wanted = {
       ancho: sizeParam(query, 'ancho'),
       alto: sizeParam(query, 'alto'),
@@ -105,9 +124,10 @@ export async function imageRoutes(app: FastifyInstance, db: Db, limits: { maxByt
       formato: oneOf(query, 'formato', FORMATOS) ?? formatFor(request.headers.accept, opaque),
     };
     if (query.formato === undefined) reply.header('vary', 'Accept');
-    reply.header('etag', renditionTag(source, wanted)).header('cache-control', 'public, max-age=86400');
-    const { body, type } = await render(source, wanted, opaque);
-    return reply.type(type).send(body);
+    const tag = renditionTag(image, wanted);
+    reply.header('etag', tag).header('cache-control', 'public, max-age=86400');
+    const body = await renditions.get(id, tag, async () => render({ ...image, datos: await original() }, wanted, opaque));
+    return reply.type(MIME[wanted.formato]).send(body);
   });
 }
 

@@ -24,10 +24,10 @@ export interface Source {
   foco_y: number;
 }
 
-const MIME: Record<Formato, string> = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' };
+export const MIME: Record<Formato, string> = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' };
 
 /** The strong ETag of a rendition: it changes whenever its bytes can (the file, the focal point, the box, the format). */
-export function renditionTag(source: Source, wanted: Wanted): string {
+export function renditionTag(source: Omit<Source, 'datos'>, wanted: Wanted): string {
   const key = [source.digest, source.foco_x, source.foco_y, wanted.ancho, wanted.alto, wanted.ajuste, wanted.formato].join(' ');
   return `"${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`;
 }
@@ -49,7 +49,7 @@ function boxOf(source: Source, wanted: Wanted): { width: number; height: number 
  * Makes a rendition: orientation applied, sRGB, no metadata (sharp writes none unless asked), the
  * crop of `cubrir` around the focal point as near its centre as the picture's edges allow.
  */
-export async function render(source: Source, wanted: Wanted, opaque: boolean): Promise<{ body: Buffer; type: string }> {
+export async function render(source: Source, wanted: Wanted, opaque: boolean): Promise<Buffer> {
   const box = boxOf(source, wanted);
   let image = sharp(source.datos).rotate().toColourspace('srgb');
   if (wanted.ajuste === 'contener') {
@@ -64,8 +64,7 @@ export async function render(source: Source, wanted: Wanted, opaque: boolean): P
     image = sharp(await image.resize(sw, sh, { fit: 'fill' }).toBuffer()).extract({ left, top, width: box.width, height: box.height });
   }
   if (wanted.formato === 'jpeg' && !opaque) image = image.flatten({ background: '#ffffff' });
-  const body = await image.toFormat(wanted.formato).toBuffer();
-  return { body, type: MIME[wanted.formato] };
+  return image.toFormat(wanted.formato).toBuffer();
 }
 
 const clamp = (n: number, low: number, high: number) => Math.min(high, Math.max(low, n));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
+import { encodings } from '../../src/images/cache.js';
 import { assertError, buildTestApp, createArtista, createPelicula, send, type Json } from '../helpers.js';
 
 // /imagenes: upload, read, edit, delete, the picture, and every refusal the contract names.
@@ -173,5 +174,22 @@ describe('images', () => {
     const after = await app.inject({ method: 'GET', url: `${String(second.url)}?formato=png` });
     assert.equal(after.statusCode, 200);
     assert.ok(after.rawPayload.equals(before.rawPayload), 'the same file renders the same picture');
+  });
+
+  it('when a rendition is asked for again, or twice at once, then it is encoded once; a new focal point makes it anew', async () => {
+    const movie = await createPelicula(app);
+    const image = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'x' }, jpeg);
+    const url = `${String(image.url)}?ancho=64&formato=webp`;
+    const before = encodings.count;
+    const [a, b] = await Promise.all([app.inject({ method: 'GET', url }), app.inject({ method: 'GET', url })]);
+    assert.equal(encodings.count - before, 1);
+    const c = await app.inject({ method: 'GET', url });
+    assert.equal(encodings.count - before, 1, 'kept: asking again costs no encoding');
+    assert.ok(a.rawPayload.equals(b.rawPayload) && a.rawPayload.equals(c.rawPayload));
+    assert.equal(c.headers.etag, a.headers.etag);
+    await app.inject({ method: 'PATCH', url: `/imagenes/${image.id}`, payload: { foco_y: 0 } });
+    const d = await app.inject({ method: 'GET', url });
+    assert.equal(encodings.count - before, 2);
+    assert.notEqual(d.headers.etag, a.headers.etag);
   });
 });
