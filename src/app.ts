@@ -101,7 +101,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   if (folder.temporary) app.addHook('onClose', () => renditions.clear());
   await imageRoutes(app, db, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS, timeZone: config.TIMEZONE }, renditions);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
-  calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE });
+  calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE, publicUrl: config.PUBLIC_URL });
   const stopPruning = pruneRegularly(
     db,
     config.CHANGES_KEEP_DAYS,

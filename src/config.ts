@@ -82,6 +82,8 @@ export const ConfigSchema = Type.Object({
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1, default: 20 * 1024 * 1024 }),
   /** The most pixels one uploaded image may have, judged from its header before decoding. */
   IMAGE_MAX_PIXELS: Type.Integer({ minimum: 1, default: 50_000_000 }),
+  /** The service's public address (`https://cartelera.example.org`), for links outside the API's answers: the calendar's images. */
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** The most megabytes of renditions kept on disk. */
   IMAGE_CACHE_MB: Type.Integer({ minimum: 0, default: 256 }),
   /** Where renditions are kept; unset: `renditions` beside the SQLite file (a temporary folder for PostgreSQL or memory). */

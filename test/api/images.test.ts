@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encodings } from '../../src/images/cache.js';
-import { assertError, buildTestApp, createArtista, createPelicula, send, type Json } from '../helpers.js';
+import { assertError, buildTestApp, createArtista, createEventoUrbano, createPelicula, send, type Json } from '../helpers.js';
 
 // /imagenes: upload, read, edit, delete, the picture, and every refusal the contract names.
 
@@ -191,5 +191,18 @@ describe('images', () => {
     const d = await app.inject({ method: 'GET', url });
     assert.equal(encodings.count - before, 2);
     assert.notEqual(d.headers.etag, a.headers.etag);
+  });
+
+  it('when an urban event has images, then its VEVENT names the first as IMAGE at the request\'s host, folded as any line', async () => {
+    const event = await createEventoUrbano(app);
+    const first = await uploaded(app, { recurso: 'eventosUrbanos', clave: event.id, alt: 'x' }, jpeg);
+    await uploaded(app, { recurso: 'eventosUrbanos', clave: event.id, alt: 'y' }, jpeg);
+    const res = await app.inject({ method: 'GET', url: `/eventosUrbanos.ics?id=${event.id}`, headers: { host: 'cartelera.test' } });
+    assert.equal(res.statusCode, 200, res.body);
+    const lines = res.body.replaceAll('\r\n ', '').split('\r\n');
+    assert.deepEqual(lines.filter((l) => l.startsWith('IMAGE')), [
+      `IMAGE;VALUE=URI;DISPLAY=BADGE;FMTTYPE=image/jpeg:http://cartelera.test/imagenes/${String(first.id)}/archivo?ancho=640&formato=jpeg`,
+    ]);
+    assert.ok(res.body.split('\r\n').every((l) => Buffer.byteLength(l) <= 75));
   });
 });
