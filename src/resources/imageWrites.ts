@@ -78,6 +78,20 @@ export async function removeImage(db: Db, id: number, context: ChangeContext, pr
   });
 }
 
+/**
+ * Brings back a deleted image with its key and fields (an undo of its `baja`; its file is still
+ * kept), at its place: the images from there on move down.
+ */
+export async function restoreImage(trx: Db, image: Row, context: ChangeContext): Promise<Row> {
+  const missing = await missingReferences(trx, imagenes, image);
+  if (missing.length > 0) throw invalid(missing.join(' '), 'clave');
+  const siblings = await siblingsOf(trx, image);
+  const created = await imagenes.queries(trx).create({ ...image, orden: siblings.length + 1 });
+  const placed = await placeAt(trx, created, image.orden as number, siblings, context);
+  await recordCreated(trx, imagenes, placed, context);
+  return placed;
+}
+
 /** The images of the record an image belongs to, in order, but for image `except`. */
 async function siblingsOf(trx: Db, image: Row, except?: number): Promise<Row[]> {
   let query = trx.selectFrom('imagenes').selectAll().where('recurso', '=', image.recurso as string).where('clave', '=', image.clave as number);

@@ -205,4 +205,21 @@ describe('images', () => {
     ]);
     assert.ok(res.body.split('\r\n').every((l) => Buffer.byteLength(l) <= 75));
   });
+
+  it('when an image\'s deletion is undone, then it comes back at its place; when its upload is undone, the others move up', async () => {
+    const artist = await createArtista(app);
+    const images: Json[] = [];
+    for (const alt of ['uno', 'dos', 'tres']) images.push(await uploaded(app, { recurso: 'artistas', clave: artist.dni, alt }, jpeg));
+    const [uno = {}, dos = {}] = images;
+    const order = async () => (await send(app, 'GET', `/imagenes?recurso=artistas&clave=${artist.dni}&_sort=orden`)).json<Json[]>().map((i) => [i.alt, i.orden]);
+    assert.equal((await send(app, 'DELETE', `/imagenes/${dos.id}`)).statusCode, 200);
+    const [baja] = (await send(app, 'GET', `/cambios?recurso=imagenes&clave=${dos.id}&operacion=baja`)).json<Json[]>();
+    const undone = await send(app, 'POST', `/cambios/${baja?.id}/deshacer`);
+    assert.equal(undone.statusCode, 200, undone.body);
+    assert.deepEqual(await order(), [['uno', 1], ['dos', 2], ['tres', 3]]);
+    assert.deepEqual(undone.json<Json[]>().map((c) => [c.clave, c.operacion, c.deshace]), [[images[2]?.id, 'modificacion', baja?.id], [dos.id, 'alta', baja?.id]]);
+    const [alta] = (await send(app, 'GET', `/cambios?recurso=imagenes&clave=${uno.id}&operacion=alta`)).json<Json[]>();
+    assert.equal((await send(app, 'POST', `/cambios/${alta?.id}/deshacer`)).statusCode, 200);
+    assert.deepEqual(await order(), [['dos', 1], ['tres', 2]]);
+  });
 });
