@@ -22,10 +22,17 @@ export class RenditionCache {
   private readonly waiting: (() => void)[] = [];
   private readonly slots = availableParallelism();
 
+  /** False when the folder cannot be written (a read-only or full disk): renditions are then made each time. */
+  private usable = true;
+
   constructor(private readonly folder: string, private readonly maxBytes: number) {
     // What an earlier run kept is not known to this one: start empty.
-    rmSync(folder, { recursive: true, force: true });
-    mkdirSync(folder, { recursive: true });
+    try {
+      rmSync(folder, { recursive: true, force: true });
+      mkdirSync(folder, { recursive: true });
+    } catch {
+      this.usable = false;
+    }
   }
 
   /** The rendition `tag` of image `id`, kept or made now by `make`. */
@@ -61,10 +68,14 @@ export class RenditionCache {
       else this.running--;
     }
     for (const other of [...this.kept.keys()]) if (other.startsWith(`${id}-`)) this.forget(other);
-    if (body.length <= this.maxBytes) {
+    if (this.usable && body.length <= this.maxBytes) {
       const temporary = join(this.folder, `${key}.${process.pid}.tmp`);
-      await writeFile(temporary, body);
-      await rename(temporary, join(this.folder, key));
+      // A disk that takes no more only costs the keeping: the answer goes out all the same.
+      const kept = await writeFile(temporary, body).then(() => rename(temporary, join(this.folder, key))).then(() => true, () => false);
+      if (!kept) {
+        rm(temporary, { force: true }).catch(() => undefined);
+        return body;
+      }
       this.kept.set(key, body.length);
       this.bytes += body.length;
       for (const [oldest] of this.kept) {
@@ -83,7 +94,7 @@ export class RenditionCache {
   private forget(key: string): void {
     this.bytes -= this.kept.get(key) ?? 0;
     this.kept.delete(key);
-    void rm(join(this.folder, key), { force: true });
+    rm(join(this.folder, key), { force: true }).catch(() => undefined);
   }
 }
 
