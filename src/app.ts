@@ -3,6 +3,8 @@ import { adminPages } from './admin.js';
 import type { Config } from './config.js';
 import { conditionalGets } from './api/conditional.js';
 import { crudRoutes } from './api/crudRoutes.js';
+import { imageRoutes } from './api/imageRoutes.js';
+import { cacheFolder, RenditionCache } from './images/cache.js';
 import { transferRoutes } from './api/transferRoutes.js';
 import { changeRoutes } from './api/changeRoutes.js';
 import { calendarRoutes } from './api/calendarRoutes.js';
@@ -24,7 +26,7 @@ import { expectationRefusals, lingeringClose, serverLimits } from './ops/limits.
 import { protect } from './ops/protection.js';
 import { echoRequestId, requestIdOf } from './ops/requestId.js';
 import { watchStoreFaults } from './ops/storeFaults.js';
-import { resources } from './resources/index.js';
+import { imagenes, resources } from './resources/index.js';
 import { relationsOf } from './resources/relations.js';
 
 /** The whole service, built the same way for `npm start` and the tests. */
@@ -95,11 +97,16 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const { metricsRoutes } = await import('./ops/metrics.js');
     metricsRoutes(app, { token: config.METRICS_TOKEN, pool: pool && (() => pool), refusedWrites });
   }
-  const versions = tableVersions(db, Object.fromEntries(resources.map((r) => [r.name, r.table])));
+  const versions = tableVersions(db, Object.fromEntries([...resources, imagenes].map((r) => [r.name, r.table])));
   for (const resource of resources) crudRoutes(app, resource, db, relationsOf(resource), versions, config.TIMEZONE);
   seriesRoutes(app, db, config.TIMEZONE);
+  crudRoutes(app, imagenes, db, relationsOf(imagenes), versions, config.TIMEZONE, { writes: false });
+  const folder = cacheFolder(config.IMAGE_CACHE_DIR, config.DATABASE_URL);
+  const renditions = new RenditionCache(folder.path, config.IMAGE_CACHE_MB * 1024 * 1024);
+  if (folder.temporary) app.addHook('onClose', () => renditions.clear());
+  await imageRoutes(app, db, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS, timeZone: config.TIMEZONE }, renditions);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
-  calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE });
+  calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE, publicUrl: config.PUBLIC_URL });
   const stopPruning = pruneRegularly(
     db,
     config.CHANGES_KEEP_DAYS,

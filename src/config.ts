@@ -78,6 +78,16 @@ export const ConfigSchema = Type.Object({
   TIMEZONE: Type.String({ minLength: 1, default: 'UTC' }),
   /** The most bytes one upload to POST /importar may hold, all its files together. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 }),
+  /** The most bytes one uploaded image may hold. */
+  IMAGE_MAX_BYTES: Type.Integer({ minimum: 1, default: 20 * 1024 * 1024 }),
+  /** The most pixels one uploaded image may have, judged from its header before decoding. */
+  IMAGE_MAX_PIXELS: Type.Integer({ minimum: 1, default: 50_000_000 }),
+  /** The service's public address (`https://cartelera.example.org`), for links outside the API's answers: the calendar's images. */
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** The most megabytes of renditions kept on disk. */
+  IMAGE_CACHE_MB: Type.Integer({ minimum: 0, default: 256 }),
+  /** Where renditions are kept; unset: `renditions` beside the SQLite file (a temporary folder for PostgreSQL or memory). */
+  IMAGE_CACHE_DIR: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Config = Static<typeof ConfigSchema>;
 

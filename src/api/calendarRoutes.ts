@@ -29,7 +29,8 @@ export function calendarRoutes(app: FastifyInstance, db: Db, options: CalendarOp
     },
     async (request, reply) => {
       const query = parseListQuery(request.query as RawQuery, eventosUrbanos.kinds, { expand: [], embed: [] }, options.timeZone);
-      return reply.type('text/calendar; charset=utf-8').send(await eventsCalendar(db, query, options));
+      const publicUrl = options.publicUrl?.replace(/\/$/, '') ?? `http://${request.headers.host ?? 'localhost'}`;
+      return reply.type('text/calendar; charset=utf-8').send(await eventsCalendar(db, query, { ...options, publicUrl }));
     },
   );
 }

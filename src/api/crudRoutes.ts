@@ -25,7 +25,7 @@ type Row = Record<string, unknown>;
  * bodies. What a record may be and how it is stored are the catalogue's (resources/writes.ts);
  * answers that depend on one table are served from the caches while it is unchanged.
  */
-export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, relations: Relations, versions: Versions, timeZone: string): void {
+export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, relations: Relations, versions: Versions, timeZone: string, options = { writes: true }): void {
   const { nouns, table, key, lookup } = resource;
   const schema = routeSchemas(resource, relations);
   const names = relationNames(relations);
@@ -89,6 +89,9 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
     await attach([record], wanted);
     return record;
   });
+
+  // A resource whose writes carry more than JSON (an image's file) has routes of its own for them.
+  if (!options.writes) return;
 
   app.post(schema.paths.list, { schema: schema.create, config: route('create') }, async (request, reply) => {
     // Ajv has validated the body against schemas.create.

@@ -33,7 +33,7 @@ export class HttpError extends Error {
 export const badRequest = (details: string) => new HttpError(400, details);
 
 /** The status each kind of catalogue refusal answers. */
-const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, changed: 412, conflict: 409 };
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, changed: 412, conflict: 409, too_large: 413, unsupported: 415 };
 
 /** What a route tells the error handler about itself, to word moreInfo (see crudRoutes.ts). */
 declare module 'fastify' {

@@ -20,7 +20,7 @@ const PAGE = 250;
  */
 export async function eventsCalendar(db: Db, query: Pick<ListQuery, 'conditions' | 'search'>, options: CalendarOptions): Promise<string> {
   const years = new Set<number>();
-  const text = (evento: Evento, history: History | undefined, categorias: Map<number, string>, cancelled: boolean) => {
+  const text = (evento: Evento, history: History | undefined, categorias: Map<number, string>, cancelled: boolean, image?: number) => {
     const year = timedYear(evento.fecha);
     if (year !== undefined) years.add(year);
     const event: CalendarEvent = {
@@ -29,6 +29,7 @@ export async function eventsCalendar(db: Db, query: Pick<ListQuery, 'conditions'
       sequence: history ? history.changes - (history.firstIsAlta ? 1 : 0) : 0,
       lastModified: history?.cuando,
       cancelled,
+      image,
     };
     return { id: evento.id, text: vevent(event, options) };
   };
@@ -39,7 +40,8 @@ export async function eventsCalendar(db: Db, query: Pick<ListQuery, 'conditions'
       const eventos = rows.map((row) => JSON.parse(eventosUrbanos.representation(row)) as Evento);
       const histories = byClave(await historiesOf(trx, sql`clave in (${sql.join(eventos.map((e) => e.id))})`));
       const categorias = await categoriasOf(trx, eventos);
-      for (const evento of eventos) listed.push(text(evento, histories.get(evento.id), categorias, false));
+      const images = await firstImagesOf(trx, eventos);
+      for (const evento of eventos) listed.push(text(evento, histories.get(evento.id), categorias, false, images.get(evento.id)));
     }
     const ids = new Set(listed.map((e) => e.id));
     const matches = matcher(query.conditions);
@@ -60,6 +62,19 @@ export async function eventsCalendar(db: Db, query: Pick<ListQuery, 'conditions'
     }
     return calendar(merged(listed, cancelled), years, options);
   });
+}
+
+/** The id of each event's first image, by the event's id. */
+async function firstImagesOf(db: Db, eventos: Evento[]): Promise<Map<number, number>> {
+  if (eventos.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('imagenes')
+    .select(['clave', 'id'])
+    .where('recurso', '=', eventosUrbanos.name)
+    .where('orden', '=', 1)
+    .where('clave', 'in', eventos.map((e) => e.id))
+    .execute();
+  return new Map(rows.map((r) => [Number(r.clave), r.id]));
 }
 
 /** What the calendar takes from one event's history in the change log. */

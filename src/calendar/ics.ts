@@ -18,6 +18,8 @@ export interface CalendarEvent {
   /** The instant of its last change, if the log holds one. */
   lastModified: string | undefined;
   cancelled: boolean;
+  /** The id of its first image, if it has one. */
+  image?: number;
 }
 
 export interface CalendarOptions {
@@ -25,6 +27,8 @@ export interface CalendarOptions {
   domain: string;
   /** The city's zone (`TIMEZONE`): timed events name it, unless it is UTC. */
   timeZone: string;
+  /** The service's public address, which an event's IMAGE names (no trailing slash). */
+  publicUrl?: string;
 }
 
 /**
@@ -58,6 +62,8 @@ export function vevent(event: CalendarEvent, options: CalendarOptions): string {
     `DESCRIPTION:${text(event.descripcion)}`,
     `LOCATION:${text(event.lugar)}`,
     ...(event.categoria !== undefined ? [`CATEGORIES:${text(event.categoria)}`] : []),
+    // RFC 7986: the event's first image, as a 640-pixel JPEG.
+    ...(event.image !== undefined ? [`IMAGE;VALUE=URI;DISPLAY=BADGE;FMTTYPE=image/jpeg:${options.publicUrl ?? ''}/imagenes/${event.image}/archivo?ancho=640&formato=jpeg`] : []),
     ...(event.cancelled ? ['STATUS:CANCELLED'] : []),
     'END:VEVENT',
   ]

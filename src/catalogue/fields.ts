@@ -83,3 +83,22 @@ export const Estado = Type.Enum(ESTADOS, { default: 'programada' });
 
 /** A showtime's notes (`Subtitulada`); empty is null. */
 export const Notas = orNull(Type.String({ maxLength: 500, pattern: STORABLE_TEXT }));
+/** What an image shows, for people who cannot see it. */
+export const Alt = Type.String({ minLength: 1, maxLength: 500, pattern: STORABLE_TEXT });
+
+/** A photographer or source; empty means none. */
+export const Credito = Type.Union([Type.String({ maxLength: 255, pattern: STORABLE_TEXT }), Type.Null()]);
+
+/** A focal point's coordinate: percent of the width or height. */
+export const Foco = Type.Integer({ minimum: 0, maximum: 100, default: 50 });
+
+/** A place in a list, from 1. */
+export const Orden = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/** Pixels, bytes: positive counts. */
+export const Count = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/** The image formats kept, judged by a file's content. */
+export const TIPOS_IMAGEN = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
+export type TipoImagen = (typeof TIPOS_IMAGEN)[number];
+export const TipoImagen = Type.Enum(TIPOS_IMAGEN);

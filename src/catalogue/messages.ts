@@ -35,6 +35,9 @@ const megabytes = (bytes: number) => {
   return `${new Intl.NumberFormat('es-AR', mb < 1 ? { maximumSignificantDigits: 2 } : { maximumFractionDigits: 1 }).format(mb)} MB`;
 };
 
+/** A number with at most one decimal and a decimal comma: `20`, `2,5`. */
+const decimal = (n: number) => new Intl.NumberFormat('es-AR', { maximumFractionDigits: 1 }).format(n);
+
 export const messages = {
   notFoundByLookup: (n: Nouns, value: unknown) => `No se encontró ${n.the} con ${n.lookupBy}: ${value}`,
   notFoundById: (n: Nouns, value: unknown) => `No se encontró ${n.the} con ${n.idBy}: ${value}`,
@@ -83,6 +86,18 @@ export const messages = {
     distanceWithoutCerca: "El parámetro '_sort' ordena por distancia, que necesita 'cerca', el punto desde el que se mide.",
     bbox: "El parámetro 'bbox' debe ser cuatro números separados por coma: oeste, sur, este y norte (longitudes entre -180 y 180, latitudes entre -90 y 90).",
     bboxSouth: "El parámetro 'bbox' tiene el sur al norte del norte: el segundo número debe ser menor o igual que el cuarto.",
+  },
+
+  /** Images: uploads judged by their content (docs/api.md, "Images"). */
+  image: {
+    missingFile: "Falta el archivo de la imagen: envíelo en la parte 'archivo' del formulario.",
+    notAnImage: 'El archivo no es una imagen JPEG, PNG, WebP ni AVIF.',
+    damaged: 'El archivo no es una imagen válida.',
+    tooManyBytes: (bytes: number) => `El archivo supera el máximo de ${decimal(bytes / (1024 * 1024))} MB.`,
+    tooManyPixels: (pixels: number) => `La imagen supera el máximo de ${decimal(pixels / 1_000_000)} millones de píxeles.`,
+    notMultipart: "Envíe la imagen como multipart/form-data, con el archivo en la parte 'archivo'.",
+    fixedField: (field: string) => `El campo '${field}' no puede cambiar: suba una imagen nueva.`,
+    badParameter: (name: string, takes: string) => `El parámetro '${name}' admite: ${takes}.`,
   },
 
   moreInfo: {

@@ -4,7 +4,7 @@
  * record. `changed`: the record is no longer the version the client named (If-Match); `conflict`:
  * the store is no longer as the operation needs it (an undo of a change made since).
  */
-export type RefusalKind = 'invalid' | 'not_found' | 'changed' | 'conflict';
+export type RefusalKind = 'invalid' | 'not_found' | 'changed' | 'conflict' | 'too_large' | 'unsupported';
 
 export class Refusal extends Error {
   constructor(
@@ -26,3 +26,7 @@ export interface Problem {
 export const invalid = (details: string, field?: string) => new Refusal('invalid', details, [{ field, sentence: details }]);
 export const notFound = (details: string) => new Refusal('not_found', details);
 export const conflict = (details: string) => new Refusal('conflict', details);
+/** A file over a limit (an image's bytes or pixels). */
+export const tooLarge = (details: string) => new Refusal('too_large', details);
+/** A file of a kind the service does not take. */
+export const unsupported = (details: string) => new Refusal('unsupported', details);

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { OPERACIONES } from '../catalogue/fields.js';
 import type { FieldKind, ListTable } from '../db/listing.js';
 import type { CambiosTable, Db } from '../db/schema.js';
-import { resources } from '../resources/index.js';
+import { loggedResources as resources } from '../resources/index.js';
 
 /** A change as the store holds it. */
 export type ChangeRow = Omit<CambiosTable, 'id'> & { id: number };

@@ -22,9 +22,23 @@ export async function pruneChanges(db: Db, keepDays: number, now = new Date()): 
       select id from (select id, cuando from cambios order by id limit ${BATCH}) as oldest where cuando < ${cutoff})`.execute(db);
     const count = Number(result.numAffectedRows ?? 0);
     pruned += count;
-    if (count === 0) return pruned;
+    if (count === 0) {
+      await pruneImageFiles(db);
+      return pruned;
+    }
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/**
+ * Deletes the originals that neither an image nor a change of the log refers to any more: the
+ * files of images deleted longer ago than the log keeps (an undo could still bring back the others).
+ */
+export async function pruneImageFiles(db: Db): Promise<number> {
+  const result = await sql`delete from imagen_archivos where
+    not exists (select 1 from imagenes i where i.id = imagen_archivos.imagen_id) and
+    not exists (select 1 from cambios c where c.recurso = 'imagenes' and c.clave = imagen_archivos.imagen_id)`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** Prunes at start and then every `everyMs`; the returned function stops it, and waits for a run under way. */

@@ -5,7 +5,8 @@ import { lockRow } from '../db/dialect.js';
 import type { Db } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
 import type { AnyResource } from '../resources/define.js';
-import { resources } from '../resources/index.js';
+import { imagenes, loggedResources as resources } from '../resources/index.js';
+import { removeImage, restoreImage } from '../resources/imageWrites.js';
 import type { Quien } from '../resources/changeLog.js';
 import { createRecord, removeRecord, replaceRecord } from '../resources/writes.js';
 import { changesWhere, type ChangeRow } from './read.js';
@@ -13,7 +14,7 @@ import { changesWhere, type ChangeRow } from './read.js';
 /**
  * Undoes change `id`, all or nothing, as changes of its own (each with `deshace: id`): an `alta`
  * deletes the record (and what that cascades to), a `modificacion` puts back `antes`, a `baja`
- * creates the record again with its key, with every participation and showtime that deletion took along.
+ * creates the record again with its key, with every participation, showtime and image that deletion took along.
  * Only while the record is as the change left it; otherwise a conflict Refusal saying why.
  */
 export async function undoChange(db: Db, id: number, quien: Quien): Promise<ChangeRow[]> {
@@ -31,7 +32,9 @@ export async function undoChange(db: Db, id: number, quien: Quien): Promise<Chan
     const conflictOf = async (sentence: string) => conflict((await alreadyUndone(trx, change)) ?? sentence);
     if (change.operacion === 'baja') {
       if (stored !== null) throw await conflictOf(messages.changes.keyTaken(n, change.clave, id));
-      await refusalsAsConflict(id, () => createRecord(trx, resource, JSON.parse(change.antes ?? '{}') as Record<string, unknown>, context));
+      const record = JSON.parse(change.antes ?? '{}') as Record<string, unknown>;
+      // An image comes back at its place, moving the others along (a record's images come back with it, each at its own).
+      await refusalsAsConflict(id, () => (resource === imagenes ? inTransaction(trx, (t) => restoreImage(t, record, context)) : createRecord(trx, resource, record, context)));
       for (const cascaded of await changesWhere(trx, sql`causa = ${id}`)) {
         const record = JSON.parse(cascaded.antes ?? '{}') as Record<string, unknown>;
         const dependent = resourceOf(cascaded);
@@ -41,7 +44,9 @@ export async function undoChange(db: Db, id: number, quien: Quien): Promise<Chan
     } else {
       if (stored === null) throw await conflictOf(messages.changes.goneSince(n, change.clave, id));
       if (stored !== change.despues) throw await conflictOf(messages.changes.changedSince(n, change.clave, id));
-      if (change.operacion === 'alta') await refusalsAsConflict(id, () => removeRecord(trx, resource, change.clave, context));
+      if (change.operacion === 'alta') {
+        await refusalsAsConflict(id, () => (resource === imagenes ? removeImage(trx, change.clave, context) : removeRecord(trx, resource, change.clave, context)));
+      }
       else await refusalsAsConflict(id, () => replaceRecord(trx, resource, change.clave, JSON.parse(change.antes ?? '{}') as Record<string, unknown>, context));
     }
     return changesWhere(trx, sql`deshace = ${id} and id > ${max ?? 0}`);

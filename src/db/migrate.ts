@@ -9,6 +9,7 @@ import * as changeLog from './migrations/0005_change_log.js';
 import * as concurrentVersions from './migrations/0006_concurrent_versions.js';
 import * as undoIndex from './migrations/0007_undo_index.js';
 import * as freeVersionSlots from './migrations/0008_free_version_slots.js';
+import * as images from './migrations/0009_images.js';
 import * as venuesShowtimes from './migrations/0010_venues_showtimes.js';
 
 /**
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0006_concurrent_versions': concurrentVersions,
   '0007_undo_index': undoIndex,
   '0008_free_version_slots': freeVersionSlots,
+  '0009_images': images,
   '0010_venues_showtimes': venuesShowtimes,
 };
 

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Kysely } from 'kysely';
-import type { Estado, Operacion, TipoEvento } from '../catalogue/fields.js';
+import type { Estado, Operacion, TipoEvento, TipoImagen } from '../catalogue/fields.js';
 
 // The tables as Kysely sees them. Each `<field>_clave` column holds the comparable form of a text
 // field (catalogue/comparable.ts): unique indexes, lookups, filters and search compare these. They
@@ -126,6 +126,33 @@ export interface CambiosTable {
   deshace: number | null;
 }
 
+/** An image's fields (migration 0009); its original is in `imagen_archivos`. */
+export interface ImagenesTable {
+  id: Generated<number>;
+  recurso: string;
+  clave: number;
+  alt: string;
+  alt_clave: string;
+  credito: string | null;
+  credito_clave: string | null;
+  foco_x: number;
+  foco_y: number;
+  orden: number;
+  ancho: number;
+  alto: number;
+  tipo: TipoImagen;
+  bytes: number;
+  /** `/imagenes/<id>/archivo`, set by the store. */
+  url: Generated<string>;
+}
+
+/** An image's original, byte for byte, with its SHA-256 (hex); kept while the image or a change refers to it. */
+export interface ImagenArchivosTable {
+  imagen_id: number;
+  digest: string;
+  datos: Uint8Array;
+}
+
 export interface Database {
   versiones: VersionesTable;
   cambios: CambiosTable;
@@ -137,6 +164,8 @@ export interface Database {
   participaciones: ParticipacionesTable;
   lugares: LugaresTable;
   funciones: FuncionesTable;
+  imagenes: ImagenesTable;
+  imagen_archivos: ImagenArchivosTable;
 }
 
 export type Db = Kysely<Database>;

@@ -21,6 +21,7 @@ export const artistas = defineResource({
   lookup: { param: 'dni', schema: Dni },
   example: { dni: 20111222, nombre: 'Alfonso', apellido: 'Cuarón', tipo: 'director', descripcion: 'Director mexicano nacido en 1961.' },
   location: (a) => `/artistas/${a.dni}`,
+  images: true,
   unique: ['dni'],
   // A participation's sheet shows its artist as "Ricardo Darín (DNI 27444555)"; an import also takes the name alone.
   knownAs: (a) => [`${String(a.nombre)} ${String(a.apellido)} (DNI ${String(a.dni)})`, `${String(a.nombre)} ${String(a.apellido)}`],

@@ -67,6 +67,10 @@ export interface ResourceDefinition<T extends keyof Database, K extends string, 
    * the whole record a write would store: one sentence per problem, none when it holds.
    */
   rules?: (record: Static<TObject<F>>) => Problem[];
+  /** Whether its records have images (`/imagenes`, `?_embed=imagenes`): the one line that gives a resource pictures. */
+  images?: true;
+  /** Fields answered but never taken from a client: what the service works out itself (an image's size). */
+  readOnly?: readonly (keyof F & string)[];
   /** Its queries; what they are given to store carries every comparable column, filled from the text fields (see defineResource). */
   queries(db: Db): Queries<
     Record<K, number> & Static<TObject<F>>,
@@ -151,10 +155,12 @@ export function defineResource<T extends keyof Database, K extends string, F ext
 ): Resource<T, K, F, L, ClientKey> {
   const { key } = def;
   const item = Type.Object({ [key.name]: key.schema, ...def.fields }, { examples: [def.example] });
-  const update = Type.Object({ ...def.fields, [key.name]: Type.Optional(key.schema) });
+  const readOnly = new Set<string>(def.readOnly ?? []);
+  const taken = Object.fromEntries(Object.entries(def.fields).filter(([name]) => !readOnly.has(name)));
+  const update = Type.Object({ ...taken, [key.name]: Type.Optional(key.schema) });
   const names = Object.keys(item.properties);
   const kinds = fieldKinds(item);
-  const textFields = Object.keys(def.fields).filter((name) => kinds[name]?.type === 'text');
+  const textFields = Object.keys(taken).filter((name) => kinds[name]?.type === 'text');
   // The one place comparable columns are made: ComparableColumns<T> are the `<field>_clave` of these text fields (test/db/schema.test.ts holds the two together).
   // Every field's value when a record leaves it out or sends null: its default, else null (a PUT replaces).
   const defaults = Object.entries(def.fields).map(([name, schema]) => [name, ((schema as { default?: unknown }).default) ?? null] as const);
@@ -195,10 +201,11 @@ export function defineResource<T extends keyof Database, K extends string, F ext
     path: `/${def.name}`,
     schemas: {
       item,
-      create: key.chosenByClient ? item : Type.Object(def.fields),
+      create: key.chosenByClient ? item : Type.Object(taken),
       update,
       patch: Type.Partial(update),
-      restore: key.chosenByClient ? item : update,
+      // A restore (an import, an undo) brings back what the service once worked out too.
+      restore: key.chosenByClient ? item : Type.Object({ ...def.fields, [key.name]: Type.Optional(key.schema) }),
     },
     fieldNames: Object.keys(def.fields),
     kinds,

@@ -23,6 +23,7 @@ export const eventosUrbanos = defineResource({
   example: { id: 2, titulo: 'Milonga en la Plaza Dorrego', descripcion: 'Milonga al aire libre con orquesta típica.', fecha: '2026-09-20T00:00:00.000+00:00', lugar: 'Plaza Dorrego, San Telmo, Buenos Aires', categoria_id: 8 },
   location: (e) => `/eventosUrbanos/${encodeURIComponent(e.titulo)}`,
   references: { categoria_id: { to: () => categorias, byLookup: 'categoria' } },
+  images: true,
   unique: ['titulo'],
   queries: (db) => ({
     get: (id) => db.selectFrom('eventos_urbanos').selectAll().where('id', '=', id).executeTakeFirst(),

@@ -7,6 +7,7 @@ import { lugares } from './lugares.js';
 import { obras } from './obras.js';
 import { participaciones } from './participaciones.js';
 import { peliculas } from './peliculas.js';
+import { imagenes as declaredImages } from './imagenes.js';
 
 export { artistas, categorias, eventosUrbanos, funciones, lugares, obras, participaciones, peliculas };
 export { itemResources } from './items.js';
@@ -16,3 +17,9 @@ export { itemResources } from './items.js';
  * stores them in.
  */
 export const resources: readonly AnyResource[] = [categorias, peliculas, obras, eventosUrbanos, artistas, participaciones, lugares, funciones];
+
+/** Images: a resource like the others, whose writes carry a file (imageWrites.ts). */
+export const imagenes: AnyResource = declaredImages;
+
+/** Every resource whose changes the log holds. */
+export const loggedResources: readonly AnyResource[] = [...resources, imagenes];

@@ -32,6 +32,7 @@ export const lugares = defineResource({
   example: { id: 1, nombre: 'Teatro Colón', direccion: 'Cerrito 628, Buenos Aires', latitud: -34.601066, longitud: -58.383217, accesible: true, url: 'https://teatrocolon.org.ar' },
   location: (l) => `/lugares/${encodeURIComponent(l.nombre)}`,
   coordinates: 'own',
+  images: true,
   unique: ['nombre'],
   rules: (l) => ((l.latitud ?? null) === null) === ((l.longitud ?? null) === null) ? [] : [{ field: 'latitud', sentence: messages.coordinatesTogether }],
   queries: (db) => ({

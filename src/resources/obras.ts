@@ -23,6 +23,7 @@ export const obras = defineResource({
   example: { id: 1, titulo: 'La Celestina', descripcion: 'Tragicomedia de Calisto y Melibea de Fernando de Rojas.', duracion: 120, categoria_id: 5 },
   location: (o) => `/Obras/${encodeURIComponent(o.titulo)}`,
   references: { categoria_id: { to: () => categorias, byLookup: 'categoria' } },
+  images: true,
   unique: ['titulo'],
   queries: (db) => ({
     get: (id) => db.selectFrom('obras').selectAll().where('id', '=', id).executeTakeFirst(),

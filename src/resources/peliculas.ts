@@ -24,6 +24,7 @@ export const peliculas = defineResource({
   example: { id: 1, titulo: 'Roma', sipnosis: 'Ciudad de México, 1970: la vida de Cleo, empleada doméstica de una familia de clase media.', duracion: 135, categoria_id: 1 },
   location: (p) => `/peliculas/${encodeURIComponent(p.titulo)}`,
   references: { categoria_id: { to: () => categorias, byLookup: 'categoria' } },
+  images: true,
   unique: ['titulo'],
   queries: (db) => ({
     get: (id) => db.selectFrom('peliculas').selectAll().where('id', '=', id).executeTakeFirst(),

@@ -10,6 +10,7 @@ import { itemResources } from './items.js';
 import { funciones } from './funciones.js';
 import { lugares } from './lugares.js';
 import { obras } from './obras.js';
+import { imagenes } from './imagenes.js';
 import { participaciones } from './participaciones.js';
 import { peliculas } from './peliculas.js';
 
@@ -109,7 +110,21 @@ const relations = new Map<AnyResource, Relations>([
   [funciones, { expand: { lugar, evento }, embed: none }],
 ]);
 
+/** A record's images, in `orden`: the embed every resource declared with images has. */
+function imagesOf(resource: AnyResource): Relation {
+  return {
+    schema: Type.Array(imagenes.schemas.item),
+    async attach(db, rows, name) {
+      const all = await rowsWhereIn(db, 'imagenes', 'clave', rows.map((r) => r[resource.key.name]), { also: { recurso: resource.name } });
+      all.sort((a, b) => (a.orden as number) - (b.orden as number));
+      const byRecord = groupBy(all, 'clave');
+      for (const row of rows) row[name] = byRecord.get(row[resource.key.name]) ?? [];
+    },
+  };
+}
+
 /** What `_expand` and `_embed` can attach to a resource's records. */
 export function relationsOf(resource: AnyResource): Relations {
-  return relations.get(resource) ?? { expand: none, embed: none };
+  const declared = relations.get(resource) ?? { expand: none, embed: none };
+  return resource.images ? { ...declared, embed: { ...declared.embed, imagenes: imagesOf(resource) } } : declared;
 }

@@ -4,7 +4,7 @@ import { lockedRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import type { Db } from '../db/schema.js';
 import { inSavepoint, inTransaction } from '../db/transaction.js';
-import { dependentsOf } from './cascade.js';
+import { dependentsOf, removeImagesOf } from './cascade.js';
 import { recordChange, type ChangeContext } from './changeLog.js';
 import type { AnyResource } from './define.js';
 
@@ -78,7 +78,7 @@ export async function patchRecord(
 }
 
 /**
- * Deletes a record, and what cascades from it (its participations and showtimes), logging each: the
+ * Deletes a record, and what cascades from it (its participations, showtimes and images), logging each: the
  * record's `baja`, then one for each of those, whose `causa` is the record's. False when there was none.
  */
 export async function removeRecord(
@@ -89,10 +89,11 @@ export async function removeRecord(
     try {
       return await inSavepoint(trx, async () => {
         const dependents = await dependentsOf(trx, resource, key);
+        await removeImagesOf(trx, resource, key);
         if (!(await queries.remove(key))) return false;
         const baja = await recordChange(trx, resource, key, resource.representation(current), null, context);
         for (const { resource: dependent, row } of dependents) {
-          await recordChange(trx, dependent, row.id as number, dependent.representation(row), null, { ...context, causa: baja });
+          await recordChange(trx, dependent, row[dependent.key.name] as number, dependent.representation(row), null, { ...context, causa: baja });
         }
         return true;
       });

@@ -5,7 +5,8 @@ import { sqliteFileChecks } from '../db/sqlite.js';
 import { migrationProvider } from '../db/migrate.js';
 import { allRows, nextTurn } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
-import { resources } from '../resources/index.js';
+import { createHash } from 'node:crypto';
+import { loggedResources as resources } from '../resources/index.js';
 import { inSnapshot } from '../db/snapshot.js';
 
 export interface MigrationState {
@@ -50,6 +51,23 @@ async function logProblems(db: Db): Promise<string[]> {
   // Named in the order of the changes, oldest first.
   const named = wrong.sort((a, b) => a.id - b.id).slice(0, NAMED).map((w) => w.problem);
   if (wrong.length > NAMED) named.push(`…and ${wrong.length - NAMED} more records that differ from their last change`);
+  return named;
+}
+
+/** Every image's original is there and matches the SHA-256 stored with it, read a page at a time. */
+async function imageFileProblems(db: Db): Promise<string[]> {
+  const wrong: string[] = [];
+  const { rows: missing } = await sql<{ id: number }>`select id from imagenes i where not exists (select 1 from imagen_archivos a where a.imagen_id = i.id) order by id`.execute(db);
+  wrong.push(...missing.map((m) => `imagenes ${m.id}: its file is missing`));
+  // A few files a page: each may be up to IMAGE_MAX_BYTES.
+  for await (const files of allRows(db, 'imagen_archivos', 'imagen_id', 8)) {
+    for (const file of files) {
+      const datos = file.datos as Uint8Array;
+      if (createHash('sha256').update(datos).digest('hex') !== file.digest) wrong.push(`imagenes ${String(file.imagen_id)}: its file does not match its SHA-256`);
+    }
+  }
+  const named = wrong.slice(0, NAMED);
+  if (wrong.length > NAMED) named.push(`…and ${wrong.length - NAMED} more image files missing or damaged`);
   return named;
 }
 
@@ -107,6 +125,7 @@ export async function checkStore(db: Db): Promise<CheckReport> {
       problems.push(...wrong.slice(0, NAMED));
       if (wrong.length > NAMED) problems.push(`…and ${wrong.length - NAMED} more normalized keys of ${resource.name} that do not match their text`);
     }
+    problems.push(...(await imageFileProblems(trx)));
     counts.cambios = await countRows(trx, 'cambios');
     problems.push(...(await logProblems(trx)));
     return { migrations, counts, problems };

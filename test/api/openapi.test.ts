@@ -262,7 +262,7 @@ describe('the description when writes need a key (API_KEYS)', () => {
         } else assert.equal(security, undefined, `${method} ${path}`);
       }
     }
-    assert.equal(writes, 8 * 4 + 3, 'POST, PUT, PATCH and DELETE of each of the eight resources, POST /importar, POST /cambios/{id}/deshacer and POST /funciones/serie');
+    assert.equal(writes, 9 * 4 + 3, 'POST, PUT, PATCH and DELETE of each of the eight resources and of images, POST /importar, POST /cambios/{id}/deshacer and POST /funciones/serie');
   });
 
   it('when API_KEYS is not set, then nothing in the description asks for a key', async () => {

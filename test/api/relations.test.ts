@@ -232,10 +232,10 @@ describe('relations over HTTP', () => {
     const cases: [string, string, string][] = [
       ['/peliculas', '_expand=nada', "El parámetro '_expand' no admite 'nada' (admite: categoria)."],
       ['/peliculas', '_expand=participaciones', "El parámetro '_expand' no admite 'participaciones' (admite: categoria)."],
-      ['/Obras', '_embed=nada', "El parámetro '_embed' no admite 'nada' (admite: participaciones)."],
+      ['/Obras', '_embed=nada', "El parámetro '_embed' no admite 'nada' (admite: participaciones, imagenes)."],
       ['/participaciones', '_expand=artista,nada', "El parámetro '_expand' no admite 'nada' (admite: artista, evento)."],
       ['/participaciones', '_expand=artista&_expand=nada', "El parámetro '_expand' no admite 'nada' (admite: artista, evento)."],
-      [`/artistas/${artista.dni}`, '_embed=nada', "El parámetro '_embed' no admite 'nada' (admite: participaciones)."],
+      [`/artistas/${artista.dni}`, '_embed=nada', "El parámetro '_embed' no admite 'nada' (admite: participaciones, imagenes)."],
     ];
     for (const [path, query, details] of cases) {
       assertError(await send(app, 'GET', `${path}?${query}`), 400, { details, moreInfo: `No se pudo completar la consulta en: ${path}` });

@@ -107,7 +107,9 @@ describe(`the store enforces integrity by itself (${backend})`, () => {
       backend === 'sqlite'
         ? await sql<{ tabla: string; columna: string }>`
             select m.name as tabla, i.name as columna from sqlite_master m, pragma_index_list(m.name) l, pragma_index_info(l.name) i
-            where m.type = 'table' and i.seqno = 0`.execute(db)
+            where m.type = 'table' and i.seqno = 0
+            union all -- an INTEGER PRIMARY KEY is the rowid: the table's own order
+            select m.name, c.name from sqlite_master m, pragma_table_info(m.name) c where m.type = 'table' and c.pk = 1 and lower(c.type) = 'integer'`.execute(db)
         : await sql<{ tabla: string; columna: string }>`
             select x.indrelid::regclass::text as tabla, a.attname as columna from pg_index x
             join pg_class t on t.oid = x.indrelid and t.relnamespace = current_schema()::regnamespace

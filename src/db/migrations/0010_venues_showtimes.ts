@@ -4,7 +4,6 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 type DialectName = 'sqlite' | 'postgres';
 const dialectOf = (db: Kysely<unknown>): DialectName => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
 const SLOTS = 16;
-const RESOURCES = ['categorias', 'peliculas', 'Obras', 'eventosUrbanos', 'artistas', 'participaciones', 'imagenes', 'lugares', 'funciones'];
 
 /** A showtime's wall clock: canonical text, to the minute, on both stores (catalogue/fecha.ts, canonicalInicio). */
 function wallClock(dialect: DialectName, column: string) {
@@ -19,7 +18,7 @@ function wallClock(dialect: DialectName, column: string) {
  * constraints: a showtime names its item as a participation does (one generated column and
  * foreign key per kind, cascading with the item) and its venue by a foreign key that restricts
  * the venue's delete. Coordinates are plain numbers, both or neither, indexed for the bounding
- * box that near-and-within searches read first. The change log takes their changes (and images').
+ * box that near-and-within searches read first. (The change log took their names in 0009.)
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const dialect = dialectOf(db);
@@ -88,44 +87,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       }
     }
   }
-  await widenChangeLog(db, dialect);
-}
-
-/** The change log's `recurso` takes the new resources' names. */
-async function widenChangeLog(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
-  const allowed = sql.join(RESOURCES.map((r) => sql.lit(r)));
-  if (dialect === 'postgres') {
-    const { rows } = await sql<{ conname: string }>`select conname from pg_constraint
-      where conrelid = 'cambios'::regclass and contype = 'c' and pg_get_constraintdef(oid) like '%recurso%'`.execute(db);
-    for (const { conname } of rows) await sql`alter table cambios drop constraint ${sql.id(conname)}`.execute(db);
-    await sql`alter table cambios add constraint cambios_recurso check (recurso in (${allowed}))`.execute(db);
-    return;
-  }
-  // SQLite cannot change a table's check: the table is made again, its rows and indexes with it.
-  // Renaming the new table renames its own references to itself (causa, deshace).
-  await sql`create table cambios_nuevos (
-    id integer primary key autoincrement,
-    recurso text not null check (recurso in (${allowed})),
-    clave bigint not null,
-    operacion text not null check (operacion in ('alta', 'modificacion', 'baja')),
-    antes text,
-    despues text,
-    campos text not null,
-    quien text,
-    quien_clave text,
-    cuando text not null,
-    causa integer references cambios_nuevos (id) on delete set null,
-    deshace integer references cambios_nuevos (id) on delete set null,
-    check ((operacion = 'alta') = (antes is null) and (operacion = 'baja') = (despues is null))
-  )`.execute(db);
-  await sql`insert into cambios_nuevos select id, recurso, clave, operacion, antes, despues, campos, quien, quien_clave, cuando, causa, deshace from cambios`.execute(db);
-  const { rows: [sequence] } = await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'cambios'`.execute(db);
-  await sql`drop table cambios`.execute(db);
-  await sql`alter table cambios_nuevos rename to cambios`.execute(db);
-  // Ids are never reused, even of changes retention pruned.
-  if (sequence) await sql`update sqlite_sequence set seq = ${sequence.seq} where name = 'cambios'`.execute(db);
-  await sql`create index cambios_registro on cambios (recurso, clave, id)`.execute(db);
-  await sql`create index cambios_causa on cambios (causa) where causa is not null`.execute(db);
-  await sql`create index cambios_cuando on cambios (cuando)`.execute(db);
-  await sql`create index cambios_deshace on cambios (deshace) where deshace is not null`.execute(db);
+  // The change log already takes venues' and showtimes' changes: 0009 widened its `recurso` for them.
 }

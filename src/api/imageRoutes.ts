@@ -1,0 +1,175 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { messages } from '../catalogue/messages.js';
+import { invalid, notFound, tooLarge } from '../catalogue/refusal.js';
+import { validated } from '../catalogue/validation.js';
+import type { Db } from '../db/schema.js';
+import { judgeImage } from '../images/judge.js';
+import type { RenditionCache } from '../images/cache.js';
+import { AJUSTES, FORMATOS, MIME, SIZES, formatFor, isOpaque, render, renditionTag, type Wanted } from '../images/renditions.js';
+import type { AnyResource } from '../resources/define.js';
+import { imagenes } from '../resources/imagenes.js';
+import { createImage, editImage, removeImage } from '../resources/imageWrites.js';
+import { found } from '../resources/writes.js';
+import { relationsOf } from '../resources/relations.js';
+import { ifMatch } from './conditional.js';
+import { routeSchemas } from './schemas.js';
+import { HttpError, requestPath } from './errors.js';
+import { localDateTime } from './time.js';
+
+type Row = Record<string, unknown>;
+
+/** Whether each original (by digest) is opaque, which chooses a format: known once, kept for the most recent. */
+const opacity = {
+  known: new Map<string, boolean>(),
+  async of(digest: string, judge: () => Promise<boolean>): Promise<boolean> {
+    let opaque = this.known.get(digest);
+    if (opaque === undefined) {
+      opaque = await judge();
+      if (this.known.size >= 10_000) this.known.delete(this.known.keys().next().value ?? '');
+      this.known.set(digest, opaque);
+    }
+    return opaque;
+  },
+};
+const route = (operation: 'read' | 'create' | 'update' | 'remove') => ({ config: { nouns: imagenes.nouns, operation } });
+
+/** Text parts an upload may carry besides `archivo`: the fields a client gives. */
+const FIELD_PARTS = 12;
+
+/**
+ * `/imagenes`' writes and its picture: an upload is multipart (parsed on this route alone), edits
+ * are JSON, `/imagenes/{id}/archivo` a rendition of the original, never the original itself.
+ * Reads and lists are the resource's like any other's (crudRoutes).
+ */
+export async function imageRoutes(
+  app: FastifyInstance, db: Db, limits: { maxBytes: number; maxPixels: number; timeZone: string }, renditions: RenditionCache,
+): Promise<void> {
+  const schema = routeSchemas(imagenes, relationsOf(imagenes));
+  // An upload names its record and says what the image shows; the rest has defaults.
+  const Upload = { ...Type.Partial(imagenes.schemas.create), required: ['recurso', 'clave', 'alt'] };
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: limits.maxBytes, files: 1, fields: FIELD_PARTS } });
+    // The body is multipart, read by the handler: described, not validated by Fastify.
+    const create = { ...schema.create, body: undefined };
+    const described = {
+      body: { 'multipart/form-data': Type.Object({ ...Upload.properties, archivo: Type.String({ format: 'binary', description: `JPEG, PNG, WebP or AVIF, at most ${limits.maxBytes} bytes and ${limits.maxPixels} pixels.` }) }) },
+      answers: {
+        ...create.described.answers,
+        413: 'The file is over IMAGE_MAX_BYTES bytes, or the picture over IMAGE_MAX_PIXELS pixels (judged from its header).',
+        415: 'The body is not multipart/form-data, or the file is no JPEG, PNG, WebP or AVIF (judged by its content).',
+      },
+    };
+    scope.post('/imagenes', { schema: { ...create, described }, ...route('create') }, async (request, reply) => {
+      const { fields, file } = await upload(request, limits.maxBytes);
+      const body = validated<Row>(Upload, fields, limits.timeZone);
+      if (!file) throw invalid(messages.image.missingFile, 'archivo');
+      const created = await createImage(db, body, await judgeImage(file, limits.maxPixels), { quien: request.quien });
+      return answer(reply.code(201).header('location', (imagenes as AnyResource).location(created)), created);
+    });
+  });
+
+  const Edit = Type.Partial(Type.Object({ ...imagenes.schemas.patch.properties, recurso: Type.String(), clave: Type.Integer() }));
+  const Replace = { ...Edit, required: ['alt'] };
+  const Id = Type.Object({ id: imagenes.key.schema });
+  for (const [method, body, whole, docs] of [['PUT', Replace, true, schema.update], ['PATCH', Edit, false, schema.patch]] as const) {
+    app.route({
+      method, url: '/imagenes/:id', schema: { ...docs, body }, ...route('update'),
+      handler: async (request, reply) => {
+        const { id } = request.params as { id: number };
+        // Ajv has validated the body.
+        return answer(reply, found(imagenes, id, await editImage(db, id, request.body as Row, whole, { quien: request.quien }, ifMatch(request))));
+      },
+    });
+  }
+
+  app.delete('/imagenes/:id', { schema: schema.remove, ...route('remove') }, async (request) => {
+    const { id } = request.params as { id: number };
+    if (!(await removeImage(db, id, { quien: request.quien }, ifMatch(request)))) throw notFound(messages.notFoundById(imagenes.nouns, id));
+    return { type: 'Success', code: '200', details: messages.deleted(imagenes.nouns, id), location: requestPath(request), timestamp: localDateTime() };
+  });
+
+  const picture = {
+    tags: ['imagenes'],
+    summary: 'The picture of an image, re-encoded from its original: a size, a crop and a format',
+    operationId: 'getImagenArchivo',
+    params: Id,
+    // Described only: the handler refuses a bad value with a sentence that says what the parameter takes.
+    described: { query: Type.Object({
+      ancho: Type.Optional(Type.Union(SIZES.map((n) => Type.Literal(String(n))))),
+      alto: Type.Optional(Type.Union(SIZES.map((n) => Type.Literal(String(n))))),
+      ajuste: Type.Optional(Type.Enum(AJUSTES)),
+      formato: Type.Optional(Type.Enum(FORMATOS)),
+    }) },
+  };
+  app.get('/imagenes/:id/archivo', { schema: picture, ...route('read') }, async (request, reply) => {
+    const { id } = request.params as { id: number };
+    const query = request.query as Record<string, string | undefined>;
+    // The original itself is read only to make a rendition not kept yet.
+    const image = await db
+      .selectFrom('imagenes')
+      .innerJoin('imagen_archivos', 'imagen_archivos.imagen_id', 'imagenes.id')
+      .select(['ancho', 'alto', 'foco_x', 'foco_y', 'digest'])
+      .where('imagenes.id', '=', id)
+      .executeTakeFirst();
+    if (!image) throw notFound(messages.notFoundById(imagenes.nouns, id));
+    const original = async () =>
+      Buffer.from((await db.selectFrom('imagen_archivos').select('datos').where('imagen_id', '=', id).executeTakeFirstOrThrow()).datos);
+    const opaque = await opacity.of(image.digest, async () => isOpaque(await original()));
+    const wanted: Wanted = {
+      ancho: sizeParam(query, 'ancho'),
+      alto: sizeParam(query, 'alto'),
+      ajuste: oneOf(query, 'ajuste', AJUSTES) ?? 'cubrir',
+      formato: oneOf(query, 'formato', FORMATOS) ?? formatFor(request.headers.accept, opaque),
+    };
+    if (query.formato === undefined) reply.header('vary', 'Accept');
+    const tag = renditionTag(image, wanted);
+    reply.header('etag', tag).header('cache-control', 'public, max-age=86400');
+    const body = await renditions.get(id, tag, async () => render({ ...image, datos: await original() }, wanted, opaque));
+    return reply.type(MIME[wanted.formato]).send(body);
+  });
+}
+
+/** An image as the API answers it (the representation its ETag and the log use). */
+function answer(reply: FastifyReply, image: Row) {
+  return reply.type('application/json; charset=utf-8').send(imagenes.representation(image));
+}
+
+function sizeParam(query: Record<string, string | undefined>, name: string): number | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (!(SIZES as readonly number[]).includes(Number(value)) || !/^[0-9]+$/.test(value)) throw invalid(messages.image.badParameter(name, SIZES.join(', ')), name);
+  return Number(value);
+}
+
+function oneOf<T extends string>(query: Record<string, string | undefined>, name: string, values: readonly T[]): T | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (!(values as readonly string[]).includes(value)) throw invalid(messages.image.badParameter(name, values.join(', ')), name);
+  return value as T;
+}
+
+/** The upload's text parts and its file, read to `maxBytes` and no further. */
+async function upload(request: FastifyRequest, maxBytes: number): Promise<{ fields: Row; file?: Buffer }> {
+  if (!request.isMultipart()) throw new HttpError(415, messages.image.notMultipart);
+  const fields: Row = {};
+  let file: Buffer | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'archivo' || file) {
+          part.file.resume();
+          continue;
+        }
+        file = await part.toBuffer();
+      } else {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(messages.image.tooManyBytes(maxBytes));
+    throw error;
+  }
+  return { fields, file };
+}

@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { encodings } from '../../src/images/cache.js';
+import { assertError, buildTestApp, createArtista, createEventoUrbano, createPelicula, send, type Json } from '../helpers.js';
+
+// /imagenes: upload, read, edit, delete, the picture, and every refusal the contract names.
+
+const CREATE_FAILED = 'No se pudo ingresar una nueva imagen error en: /imagenes';
+
+/** A small picture of `width`×`height`, left half red, right half blue, in `format`. */
+async function picture(width: number, height: number, format: 'jpeg' | 'png' | 'webp' | 'avif' | 'gif' = 'jpeg', alpha = false): Promise<Buffer> {
+  const half = Math.floor(width / 2);
+  const channels = alpha ? 4 : 3;
+  const left = alpha ? { r: 255, g: 0, b: 0, alpha: 0.5 } : { r: 255, g: 0, b: 0 };
+  const right = await sharp({ create: { width: width - half, height, channels, background: alpha ? { r: 0, g: 0, b: 255, alpha: 0.5 } : { r: 0, g: 0, b: 255 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels, background: left } }).composite([{ input: right, left: half, top: 0 }]).toFormat(format).toBuffer();
+}
+
+/** The share of a picture's pixels that are mostly red. */
+async function redShare(image: Buffer): Promise<number> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let red = 0;
+  for (let i = 0; i < data.length; i += 3) if ((data[i] ?? 0) > 128 && (data[i + 2] ?? 255) < 128) red++;
+  return red / (info.width * info.height);
+}
+
+async function form(fields: Json, file?: Buffer, part = 'archivo') {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
+  if (file) body.append(part, new Blob([file]), 'foto.bin');
+  const request = new Request('http://localhost/', { method: 'POST', body });
+  return { headers: { 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) };
+}
+
+async function upload(app: FastifyInstance, fields: Json, file?: Buffer, part?: string) {
+  return app.inject({ method: 'POST', url: '/imagenes', ...(await form(fields, file, part)) });
+}
+
+async function uploaded(app: FastifyInstance, fields: Json, file: Buffer): Promise<Json> {
+  const res = await upload(app, fields, file);
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json<Json>();
+}
+
+describe('images', () => {
+  let app: FastifyInstance;
+  let jpeg: Buffer;
+  before(async () => {
+    app = await buildTestApp({ IMAGE_MAX_BYTES: String(200 * 1024), IMAGE_MAX_PIXELS: '2500000' });
+    jpeg = await picture(300, 200);
+  });
+  after(() => app.close());
+
+  it('when a JPEG is uploaded for a movie, then it answers 201 with its fields read from the content and reads back', async () => {
+    const movie = await createPelicula(app);
+    const res = await upload(app, { recurso: 'peliculas', clave: movie.id, alt: '  Afiche  ', credito: '' }, jpeg);
+    assert.equal(res.statusCode, 201, res.body);
+    const image = res.json<Json>();
+    assert.equal(res.headers.location, `/imagenes/${image.id}`);
+    assert.deepEqual(image, {
+      id: image.id, recurso: 'peliculas', clave: movie.id, alt: 'Afiche', credito: null, foco_x: 50, foco_y: 50, orden: 1,
+      ancho: 300, alto: 200, tipo: 'image/jpeg', bytes: jpeg.length, url: `/imagenes/${image.id}/archivo`,
+    });
+    assert.deepEqual((await send(app, 'GET', `/imagenes/${image.id}`)).json(), image);
+    assert.deepEqual((await send(app, 'GET', `/imagenes?clave=${movie.id}&recurso=peliculas`)).json(), [image]);
+  });
+
+  it('when a record has several images, then uploads go last, a move shifts the others and each move is logged', async () => {
+    const artist = await createArtista(app);
+    const images: Json[] = [];
+    for (const alt of ['uno', 'dos', 'tres']) images.push(await uploaded(app, { recurso: 'artistas', clave: artist.dni, alt }, jpeg));
+    assert.deepEqual(images.map((i) => i.orden), [1, 2, 3]);
+    const [, , last = {}] = images;
+    const moved = await app.inject({ method: 'PATCH', url: `/imagenes/${last.id}`, payload: { orden: 1 } });
+    assert.equal(moved.statusCode, 200, moved.body);
+    const listed = (await send(app, 'GET', `/imagenes?recurso=artistas&clave=${artist.dni}&_sort=orden`)).json<Json[]>();
+    assert.deepEqual(listed.map((i) => i.alt), ['tres', 'uno', 'dos']);
+    const changes = (await send(app, 'GET', `/cambios?recurso=imagenes&operacion=modificacion&_sort=id&_order=desc&_limit=3`)).json<Json[]>();
+    assert.deepEqual(changes.map((x) => x.clave).sort(), images.map((i) => i.id).sort());
+    for (const change of changes) assert.deepEqual(change.campos, ['orden']);
+    const deleted = await send(app, 'DELETE', `/imagenes/${last.id}`);
+    assert.equal(deleted.statusCode, 200);
+    assert.equal(deleted.json<Json>().details, `la imagen con el id: ${last.id}. fue eliminada correctamente.`);
+    const after = (await send(app, 'GET', `/imagenes?recurso=artistas&clave=${artist.dni}&_sort=orden`)).json<Json[]>();
+    assert.deepEqual(after.map((i) => [i.alt, i.orden]), [['uno', 1], ['dos', 2]]);
+  });
+
+  it('when an upload lacks its file, a field or its record, then it answers 400 naming each', async () => {
+    const movie = await createPelicula(app);
+    assertError(await upload(app, { recurso: 'peliculas', clave: movie.id, alt: 'x' }), 400, {
+      details: "Falta el archivo de la imagen: envíelo en la parte 'archivo' del formulario.", moreInfo: CREATE_FAILED,
+    });
+    assertError(await upload(app, { recurso: 'peliculas', clave: movie.id }, jpeg), 400, { details: "El campo 'alt' es obligatorio.", moreInfo: CREATE_FAILED });
+    assertError(await upload(app, { recurso: 'peliculas', clave: 2147483000, alt: 'x' }, jpeg), 400, { details: 'No existe la película con id: 2147483000.' });
+    assertError(await upload(app, { recurso: 'artistas', clave: 30111222, alt: 'x' }, jpeg), 400, { details: 'No existe el artista con el dni: 30111222.' });
+    assertError(await upload(app, { recurso: 'categorias', clave: 1, alt: 'x' }, jpeg), 400, { details: /recurso/ });
+  });
+
+  it('when the file is no image, damaged, too large or has too many pixels, then it is refused with the sentence the contract names', async () => {
+    const movie = await createPelicula(app);
+    const fields = { recurso: 'peliculas', clave: movie.id, alt: 'x' };
+    assertError(await upload(app, fields, await picture(20, 20, 'gif')), 415, { details: 'El archivo no es una imagen JPEG, PNG, WebP ni AVIF.', moreInfo: CREATE_FAILED });
+    assertError(await upload(app, fields, Buffer.from('%PDF-1.4 no soy una imagen')), 415, { details: 'El archivo no es una imagen JPEG, PNG, WebP ni AVIF.' });
+    assertError(await upload(app, fields, jpeg.subarray(0, Math.floor(jpeg.length / 2))), 400, { details: 'El archivo no es una imagen válida.' });
+    assertError(await upload(app, fields, Buffer.concat([jpeg, Buffer.alloc(200 * 1024)])), 413, { details: 'El archivo supera el máximo de 0,2 MB.' });
+    // 2000×2000 of one colour compresses to a few kB: judged by its header alone.
+    const many = await sharp({ create: { width: 2000, height: 2000, channels: 3, background: '#888' } }).png().toBuffer();
+    assertError(await upload(app, fields, many), 413, { details: 'La imagen supera el máximo de 2,5 millones de píxeles.' });
+    assert.deepEqual((await send(app, 'GET', `/imagenes?clave=${movie.id}&recurso=peliculas`)).json(), []);
+  });
+
+  it('when a rendition is asked for, then it has the box, the format Accept chooses, no metadata, and a strong ETag that gets 304', async () => {
+    const movie = await createPelicula(app);
+    const withGps = await sharp(await picture(600, 400)).withExif({ IFD0: { Copyright: 'secreto' } }).jpeg().toBuffer();
+    const image = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'x', foco_x: 100 }, withGps);
+    const url = String(image.url);
+    const webp = await app.inject({ method: 'GET', url: `${url}?ancho=128&alto=128`, headers: { accept: 'image/webp,*/*' } });
+    assert.equal(webp.statusCode, 200);
+    assert.equal(webp.headers['content-type'], 'image/webp');
+    assert.equal(webp.headers.vary, 'Accept');
+    assert.equal(webp.headers['cache-control'], 'public, max-age=86400');
+    const meta = await sharp(webp.rawPayload).metadata();
+    assert.deepEqual([meta.width, meta.height, meta.exif], [128, 128, undefined]);
+    // Scaled to 192×128, the crop keeps columns 64 to 192 with the focal point at the right edge: a quarter red.
+    assert.ok(Math.abs((await redShare(webp.rawPayload)) - 0.25) < 0.05);
+    const etag = String(webp.headers.etag);
+    assert.match(etag, /^"/);
+    const again = await app.inject({ method: 'GET', url: `${url}?ancho=128&alto=128`, headers: { accept: 'image/webp', 'if-none-match': etag } });
+    assert.equal(again.statusCode, 304);
+    const plain = await app.inject({ method: 'GET', url: `${url}?ancho=960&ajuste=contener` });
+    assert.equal(plain.headers['content-type'], 'image/jpeg');
+    const fitted = await sharp(plain.rawPayload).metadata();
+    assert.deepEqual([fitted.width, fitted.height], [600, 400], 'never enlarged');
+    const head = await app.inject({ method: 'HEAD', url: `${url}?formato=png` });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.headers['content-type'], 'image/png');
+    await app.inject({ method: 'PATCH', url: `/imagenes/${image.id}`, payload: { foco_x: 0 } });
+    const left = await app.inject({ method: 'GET', url: `${url}?ancho=128&alto=128`, headers: { accept: 'image/webp', 'if-none-match': etag } });
+    assert.equal(left.statusCode, 200, 'a new focal point changes the crop and its ETag');
+    assert.ok(Math.abs((await redShare(left.rawPayload)) - 0.75) < 0.05);
+    assertError(await send(app, 'GET', `${url}?ancho=100`), 400, { details: "El parámetro 'ancho' admite: 64, 128, 256, 320, 480, 640, 960, 1280, 1920, 2560." });
+    assertError(await send(app, 'GET', `${url}?formato=gif`), 400, { details: "El parámetro 'formato' admite: avif, webp, jpeg, png." });
+  });
+
+  it('when an image is edited, then PUT resets what it omits, a recurso or clave change is refused, and a missing image is 404', async () => {
+    const movie = await createPelicula(app);
+    const image = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'x', credito: 'Ana', foco_x: 10 }, jpeg);
+    const put = await app.inject({ method: 'PUT', url: `/imagenes/${image.id}`, payload: { alt: 'nuevo' } });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.deepEqual(put.json(), { ...image, alt: 'nuevo', credito: null, foco_x: 50 });
+    assertError(await app.inject({ method: 'PATCH', url: `/imagenes/${image.id}`, payload: { clave: movie.id + 1 } }), 400, {
+      details: "El campo 'clave' no puede cambiar: suba una imagen nueva.", moreInfo: `No se pudo actualizar la imagen error en: /imagenes/${image.id}`,
+    });
+    assertError(await app.inject({ method: 'PATCH', url: '/imagenes/2147483000', payload: { alt: 'y' } }), 404, { details: 'No se encontró la imagen con id: 2147483000' });
+  });
+
+  it('when a movie is deleted, then its images go in the same transaction, caused by its baja, and undoing it brings them back with their files', async () => {
+    const movie = await createPelicula(app);
+    const first = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'afiche' }, jpeg);
+    const second = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'foto' }, await picture(64, 64, 'png', true));
+    const embedded = await send(app, 'GET', `/peliculas?id=${movie.id}&_embed=imagenes`);
+    assert.deepEqual(embedded.json<Json[]>()[0]?.imagenes, [first, second]);
+    const before = await app.inject({ method: 'GET', url: `${String(second.url)}?formato=png` });
+    assert.equal((await send(app, 'DELETE', `/peliculas/${movie.id}`)).statusCode, 200);
+    assert.equal((await send(app, 'GET', `/imagenes/${first.id}`)).statusCode, 404);
+    const [baja] = (await send(app, 'GET', `/cambios?recurso=peliculas&clave=${movie.id}&operacion=baja`)).json<Json[]>();
+    const caused = (await send(app, 'GET', `/cambios?recurso=imagenes&operacion=baja&_sort=id`)).json<Json[]>().filter((c) => c.causa === baja?.id);
+    assert.deepEqual(caused.map((c) => [c.clave, c.antes]), [[first.id, first], [second.id, second]]);
+    const undo = await send(app, 'POST', `/cambios/${baja?.id}/deshacer`);
+    assert.equal(undo.statusCode, 200, undo.body);
+    assert.deepEqual((await send(app, 'GET', `/peliculas?id=${movie.id}&_embed=imagenes`)).json<Json[]>()[0]?.imagenes, [first, second]);
+    const after = await app.inject({ method: 'GET', url: `${String(second.url)}?formato=png` });
+    assert.equal(after.statusCode, 200);
+    assert.ok(after.rawPayload.equals(before.rawPayload), 'the same file renders the same picture');
+  });
+
+  it('when a rendition is asked for again, or twice at once, then it is encoded once; a new focal point makes it anew', async () => {
+    const movie = await createPelicula(app);
+    const image = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'x' }, jpeg);
+    const url = `${String(image.url)}?ancho=64&formato=webp`;
+    const before = encodings.count;
+    const [a, b] = await Promise.all([app.inject({ method: 'GET', url }), app.inject({ method: 'GET', url })]);
+    assert.equal(encodings.count - before, 1);
+    const c = await app.inject({ method: 'GET', url });
+    assert.equal(encodings.count - before, 1, 'kept: asking again costs no encoding');
+    assert.ok(a.rawPayload.equals(b.rawPayload) && a.rawPayload.equals(c.rawPayload));
+    assert.equal(c.headers.etag, a.headers.etag);
+    await app.inject({ method: 'PATCH', url: `/imagenes/${image.id}`, payload: { foco_y: 0 } });
+    const d = await app.inject({ method: 'GET', url });
+    assert.equal(encodings.count - before, 2);
+    assert.notEqual(d.headers.etag, a.headers.etag);
+  });
+
+  it('when an urban event has images, then its VEVENT names the first as IMAGE at the request\'s host, folded as any line', async () => {
+    const event = await createEventoUrbano(app);
+    const first = await uploaded(app, { recurso: 'eventosUrbanos', clave: event.id, alt: 'x' }, jpeg);
+    await uploaded(app, { recurso: 'eventosUrbanos', clave: event.id, alt: 'y' }, jpeg);
+    const res = await app.inject({ method: 'GET', url: `/eventosUrbanos.ics?id=${event.id}`, headers: { host: 'cartelera.test' } });
+    assert.equal(res.statusCode, 200, res.body);
+    const lines = res.body.replaceAll('\r\n ', '').split('\r\n');
+    assert.deepEqual(lines.filter((l) => l.startsWith('IMAGE')), [
+      `IMAGE;VALUE=URI;DISPLAY=BADGE;FMTTYPE=image/jpeg:http://cartelera.test/imagenes/${String(first.id)}/archivo?ancho=640&formato=jpeg`,
+    ]);
+    assert.ok(res.body.split('\r\n').every((l) => Buffer.byteLength(l) <= 75));
+  });
+
+  it('when an image\'s deletion is undone, then it comes back at its place; when its upload is undone, the others move up', async () => {
+    const artist = await createArtista(app);
+    const images: Json[] = [];
+    for (const alt of ['uno', 'dos', 'tres']) images.push(await uploaded(app, { recurso: 'artistas', clave: artist.dni, alt }, jpeg));
+    const [uno = {}, dos = {}] = images;
+    const order = async () => (await send(app, 'GET', `/imagenes?recurso=artistas&clave=${artist.dni}&_sort=orden`)).json<Json[]>().map((i) => [i.alt, i.orden]);
+    assert.equal((await send(app, 'DELETE', `/imagenes/${dos.id}`)).statusCode, 200);
+    const [baja] = (await send(app, 'GET', `/cambios?recurso=imagenes&clave=${dos.id}&operacion=baja`)).json<Json[]>();
+    const undone = await send(app, 'POST', `/cambios/${baja?.id}/deshacer`);
+    assert.equal(undone.statusCode, 200, undone.body);
+    assert.deepEqual(await order(), [['uno', 1], ['dos', 2], ['tres', 3]]);
+    assert.deepEqual(undone.json<Json[]>().map((c) => [c.clave, c.operacion, c.deshace]), [[images[2]?.id, 'modificacion', baja?.id], [dos.id, 'alta', baja?.id]]);
+    const [alta] = (await send(app, 'GET', `/cambios?recurso=imagenes&clave=${uno.id}&operacion=alta`)).json<Json[]>();
+    assert.equal((await send(app, 'POST', `/cambios/${alta?.id}/deshacer`)).statusCode, 200);
+    assert.deepEqual(await order(), [['dos', 1], ['tres', 2]]);
+  });
+});
