@@ -48,10 +48,11 @@ export async function recordCreated(trx: Db, resource: AnyResource, created: Row
 export async function replaceRecord(
   db: Db, resource: AnyResource, key: number, body: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
+  const given = withoutKey(resource, body, key);
   return inTransactionOn(db, resource, key, precondition, (trx, queries, current) =>
     guarded(trx, resource, body, async () => {
       if (!current) return undefined;
-      const fields = resource.whole(withoutKey(resource, body, key));
+      const fields = resource.whole(given);
       if (changesNothing(resource, current, fields)) return current;
       const updated = await queries.update(key, changedFields(current, fields));
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
