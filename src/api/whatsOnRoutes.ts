@@ -19,7 +19,7 @@ const DAY_MS = 86_400_000;
 const KINDS: Record<string, FieldKind> = Object.fromEntries(
   [...(['tipo_evento', 'lugar_id', 'estado'] as const).map((f) => [f, funciones.kinds[f]]), ['categoria_id', peliculas.kinds.categoria_id]].filter(([, kind]) => kind !== undefined),
 );
-const PARAMS = [...Object.keys(KINDS), 'q', 'cerca', 'radio_km', 'bbox', '_page', '_limit'];
+const PARAMS = ['desde', 'hasta', ...Object.keys(KINDS), 'q', 'cerca', 'radio_km', 'bbox', '_page', '_limit'];
 const PAGING = ['_page', '_limit'];
 
 /** The parameters of what's on that the request holds: what a `Link` keeps, and nothing else. */

@@ -1,3 +1,4 @@
+import type { EventLeaf, Graph, PersonLeaf, PlaceLeaf, ScreeningEventLeaf, TheaterEventLeaf } from 'schema-dts';
 import { existingWallClock, instantOf } from '../catalogue/zone.js';
 import type { Detailed, Listing } from './listings.js';
 
@@ -14,40 +15,50 @@ export interface JsonLdOptions {
 }
 
 const SCHEMA = 'https://schema.org/';
-const TYPES = { pelicula: 'ScreeningEvent', obra: 'TheaterEvent', eventoUrbano: 'Event' } as const;
 const STATUS = { programada: 'EventScheduled', agotada: 'EventScheduled', cancelada: 'EventCancelled', aplazada: 'EventPostponed' } as const;
 /** The widths of the renditions an event's `image` lists, largest first. */
 export const IMAGE_WIDTHS = [1920, 1280, 640] as const;
 
 export function jsonLd(shows: readonly Detailed[], options: JsonLdOptions): string {
-  return JSON.stringify({ '@context': 'https://schema.org', '@graph': shows.map((show) => eventNode(show, options)) });
+  const graph: Graph = { '@context': 'https://schema.org', '@graph': shows.map((show) => eventNode(show, options)) };
+  return JSON.stringify(graph);
 }
 
-function eventNode({ listing: f, performers }: Detailed, options: JsonLdOptions): Record<string, unknown> {
+/**
+ * One showtime as an event, typed by schema.org's own vocabulary (schema-dts): a type or property
+ * schema.org does not have fails to compile. Absent values are undefined, which JSON leaves out.
+ */
+function eventNode({ listing: f, performers }: Detailed, options: JsonLdOptions): ScreeningEventLeaf | TheaterEventLeaf | EventLeaf {
   const end = endOf(f, options.timeZone);
-  const description = f.evento.sipnosis ?? f.evento.descripcion;
-  const { lugar } = f;
-  return {
-    '@type': TYPES[f.tipo_evento],
-    '@id': `${options.publicUrl}/funciones/${f.id}`,
-    name: f.evento.titulo,
-    ...(description !== undefined && { description }),
-    startDate: withOffset(f.inicio, options.timeZone),
-    ...(end !== undefined && { endDate: withOffset(end, options.timeZone) }),
-    eventStatus: SCHEMA + STATUS[f.estado],
-    eventAttendanceMode: `${SCHEMA}OfflineEventAttendanceMode`,
-    location: {
-      '@type': 'Place',
-      name: lugar.nombre,
-      address: { '@type': 'PostalAddress', streetAddress: lugar.direccion },
-      ...(lugar.latitud !== null && lugar.longitud !== null && { geo: { '@type': 'GeoCoordinates', latitude: lugar.latitud, longitude: lugar.longitud } }),
-      ...(lugar.url !== null && { url: lugar.url }),
-    },
-    ...(f.imagen !== null && { image: IMAGE_WIDTHS.map((w) => `${options.publicUrl}${f.imagen}?ancho=${w}&formato=jpeg`) }),
-    ...(performers.length > 0 && { performer: performers.map((name) => ({ '@type': 'Person', name })) }),
-    ...(f.tipo_evento === 'pelicula' && { workPresented: { '@type': 'Movie', name: f.evento.titulo, ...(f.evento.duracion !== undefined && { duration: `PT${f.evento.duracion}M` }) } }),
-    ...(f.estado === 'agotada' && { offers: { '@type': 'Offer', availability: `${SCHEMA}SoldOut` } }),
+  const { lugar, evento } = f;
+  const place: PlaceLeaf = {
+    '@type': 'Place',
+    name: lugar.nombre,
+    address: { '@type': 'PostalAddress', streetAddress: lugar.direccion },
+    geo: lugar.latitud !== null && lugar.longitud !== null ? { '@type': 'GeoCoordinates', latitude: lugar.latitud, longitude: lugar.longitud } : undefined,
+    url: lugar.url ?? undefined,
   };
+  const event: Omit<EventLeaf, '@type'> = {
+    '@id': `${options.publicUrl}/funciones/${f.id}`,
+    name: evento.titulo,
+    description: evento.sipnosis ?? evento.descripcion,
+    startDate: withOffset(f.inicio, options.timeZone),
+    endDate: end === undefined ? undefined : withOffset(end, options.timeZone),
+    eventStatus: `${SCHEMA}${STATUS[f.estado]}`,
+    eventAttendanceMode: `${SCHEMA}OfflineEventAttendanceMode`,
+    location: place,
+    image: f.imagen === null ? undefined : IMAGE_WIDTHS.map((w) => `${options.publicUrl}${f.imagen}?ancho=${w}&formato=jpeg`),
+    performer: performers.length === 0 ? undefined : performers.map((name): PersonLeaf => ({ '@type': 'Person', name })),
+    offers: f.estado === 'agotada' ? { '@type': 'Offer', availability: `${SCHEMA}SoldOut` } : undefined,
+  };
+  switch (f.tipo_evento) {
+    case 'pelicula':
+      return { '@type': 'ScreeningEvent', ...event, workPresented: { '@type': 'Movie', name: evento.titulo, duration: evento.duracion === undefined ? undefined : `PT${evento.duracion}M` } };
+    case 'obra':
+      return { '@type': 'TheaterEvent', ...event };
+    case 'eventoUrbano':
+      return { '@type': 'Event', ...event };
+  }
 }
 
 /**
