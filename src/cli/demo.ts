@@ -365,7 +365,7 @@ export interface SeedFuncion { tipo_evento: 'pelicula' | 'obra' | 'eventoUrbano'
 
 /** Venues of Buenos Aires, the city of the demo's listings, with their coordinates. */
 export const lugares: SeedLugar[] = [
-  { nombre: 'Teatro Colón', direccion: 'Cerrito 628, Buenos Aires', latitud: -34.601066, longitud: -58.383217, accesible: true, url: 'https://teatrocolon.org.ar' },
+  { nombre: 'Usina del Arte', direccion: 'Agustín R. Caffarena 1, La Boca, Buenos Aires', latitud: -34.628611, longitud: -58.356944, accesible: true, url: 'https://usinadelarte.ar' },
   { nombre: 'Teatro San Martín', direccion: 'Av. Corrientes 1530, Buenos Aires', latitud: -34.603722, longitud: -58.387444, accesible: true, url: 'https://complejoteatral.gob.ar' },
   { nombre: 'Cine Gaumont', direccion: 'Av. Rivadavia 1635, Buenos Aires', latitud: -34.609444, longitud: -58.391667, accesible: true, url: null },
   { nombre: 'Cine Lorca', direccion: 'Av. Corrientes 1428, Buenos Aires', latitud: -34.604167, longitud: -58.386111, accesible: false, url: null },
@@ -395,7 +395,7 @@ export function funciones(today: string): SeedFuncion[] {
       at('obra', 'Bodas de sangre', 'Teatro San Martín', '20:30');
       at('obra', 'La vida es sueño', 'Teatro Cervantes', '21:00');
     }
-    if (weekday === 6) at('obra', 'Yerma', 'Teatro Colón', '20:00');
+    if (weekday === 6) at('obra', 'Yerma', 'Usina del Arte', '20:00');
     if (weekday === 0) at('eventoUrbano', 'Milonga en la Plaza Dorrego', 'Plaza Dorrego', '19:00');
   }
   return shows;
