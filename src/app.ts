@@ -99,7 +99,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   seriesRoutes(app, db, config.TIMEZONE);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
   calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE });
-  whatsOnRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE, publicUrl: config.PUBLIC_URL });
+  whatsOnRoutes(app, db, versions, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE, publicUrl: config.PUBLIC_URL });
   const stopPruning = pruneRegularly(
     db,
     config.CHANGES_KEEP_DAYS,

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { tablesAnswerCache } from '../cache/answers.js';
+import type { Versions } from '../cache/versions.js';
 import { listingsOf, listingsPage, type ListingsQuery } from '../calendar/listings.js';
 import { whatsOnCalendar, whatsOnJsonLd } from '../calendar/whatsOn.js';
 import type { CalendarOptions } from '../calendar/ics.js';
@@ -9,6 +11,7 @@ import { wallClockAt } from '../catalogue/zone.js';
 import type { FieldKind } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { funciones, peliculas } from '../resources/index.js';
+import { ANSWER_CACHE_LIMITS } from './crudRoutes.js';
 import { badRequest, ErrorBody } from './errors.js';
 import { linkHeader } from './link.js';
 import { MAX_PAGE, parseListQuery, type RawQuery } from './listQuery.js';
@@ -61,8 +64,12 @@ function parseWhatsOn(raw: RawQuery, zone: string, paging: boolean) {
 const publicUrlOf = (request: FastifyRequest, configured: string | undefined) => configured ?? `http://${request.host}`;
 
 /** `GET /cartelera`, `/cartelera.ics`, `/cartelera.jsonld`: what's on (calendar/). */
-export function whatsOnRoutes(app: FastifyInstance, db: Db, options: CalendarOptions & { publicUrl: string | undefined }): void {
+export function whatsOnRoutes(app: FastifyInstance, db: Db, versions: Versions, options: CalendarOptions & { publicUrl: string | undefined }): void {
   const tags = ['cartelera'];
+  // What the three answers read: a write to any of them moves one of these versions.
+  const answers = tablesAnswerCache(versions, ['funciones', 'lugares', 'peliculas', 'obras', 'eventos_urbanos', 'categorias', 'artistas', 'participaciones'], ANSWER_CACHE_LIMITS);
+  /** What an answer depends on besides the tables: the path, the checked query (the window's days resolved), the public address. */
+  const asked = (path: string, query: ListingsQuery, more: unknown = null) => JSON.stringify([path, query, more]);
   const query = Type.Object({
     desde: Type.Optional(Type.String({ format: 'date', description: 'The first day (YYYY-MM-DD); default today, in TIMEZONE.' })),
     hasta: Type.Optional(Type.String({ format: 'date', description: 'The last day, included; default six days after desde.' })),
@@ -91,19 +98,24 @@ export function whatsOnRoutes(app: FastifyInstance, db: Db, options: CalendarOpt
   app.get('/cartelera', described("What's on: the showtimes of a window of days, with their items and venues", 'cartelera', 'application/json', 'The showtimes in inicio order, each with evento, lugar and imagen (the first 1,000 unless a page is asked for).', true), async (request, reply) => {
     const raw = request.query as RawQuery;
     const { query: q, window } = parseWhatsOn(raw, options.timeZone, true);
-    const { rows, total } = await listingsPage(db, q, window);
-    return reply
-      .type('application/json; charset=utf-8')
-      .header('x-total-count', String(total))
-      .header('link', linkHeader('/cartelera', known(raw, true), window, total))
-      .send(JSON.stringify(await listingsOf(db, rows)));
+    const answer = await answers(asked('/cartelera', q, [window, known(raw, true)]), 'application/json; charset=utf-8', async () => {
+      const { rows, total } = await listingsPage(db, q, window);
+      const headers = { 'x-total-count': String(total), link: linkHeader('/cartelera', known(raw, true), window, total) };
+      return { body: JSON.stringify(await listingsOf(db, rows)), headers };
+    });
+    return reply.headers(answer.headers).send(answer.body);
   });
   app.get('/cartelera.ics', described("What's on as an iCalendar (RFC 5545) feed", 'carteleraIcs', 'text/calendar', 'A VCALENDAR with a VEVENT per showtime, and the showtimes deleted lately, cancelled.', false), async (request, reply) => {
     const { query: q } = parseWhatsOn(request.query as RawQuery, options.timeZone, false);
-    return reply.type('text/calendar; charset=utf-8').send(await whatsOnCalendar(db, q, options));
+    const answer = await answers(asked('/cartelera.ics', q), 'text/calendar; charset=utf-8', async () => ({ body: await whatsOnCalendar(db, q, options) }));
+    return reply.headers(answer.headers).send(answer.body);
   });
   app.get('/cartelera.jsonld', described("What's on as schema.org JSON-LD", 'carteleraJsonLd', 'application/ld+json', 'One @graph of ScreeningEvent, TheaterEvent and Event nodes.', false), async (request, reply) => {
     const { query: q } = parseWhatsOn(request.query as RawQuery, options.timeZone, false);
-    return reply.type('application/ld+json; charset=utf-8').send(await whatsOnJsonLd(db, q, { publicUrl: publicUrlOf(request, options.publicUrl), timeZone: options.timeZone }));
+    const publicUrl = publicUrlOf(request, options.publicUrl);
+    const answer = await answers(asked('/cartelera.jsonld', q, publicUrl), 'application/ld+json; charset=utf-8', async () => ({
+      body: await whatsOnJsonLd(db, q, { publicUrl, timeZone: options.timeZone }),
+    }));
+    return reply.headers(answer.headers).send(answer.body);
   });
 }

@@ -180,6 +180,34 @@ describe(`GET /cartelera (${backend})`, () => {
       assert.notEqual(moved.headers.etag, etag);
     }
   });
+
+  it('when the item, its category, the venue or an artist changes, then all three answer anew, never a kept answer of before', async () => {
+    const categoria = await createCategoria(utc);
+    const pelicula = await createPelicula(utc, { categoria_id: categoria.id });
+    const artista = await createArtista(utc, { nombre: 'Ana', apellido: 'Pérez' });
+    await createParticipacion(utc, { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: pelicula.id });
+    const lugar = await createLugar(utc);
+    await createFuncion(utc, { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, inicio: '2031-10-01T20:00' });
+    const urls = ['/cartelera', '/cartelera.ics', '/cartelera.jsonld'].map((path) => `${path}?desde=2031-10-01&lugar_id=${lugar.id}`);
+    const read = () => Promise.all(urls.map(async (url) => (await send(utc, 'GET', url)).body));
+    const edits: [string, string, Json, string][] = [
+      ['PATCH', `/peliculas/${pelicula.id}`, { titulo: unique('Nuevo título') }, 'titulo'],
+      ['PATCH', `/categorias/${categoria.id}`, { nombre: unique('Nueva categoría') }, 'nombre'],
+      ['PATCH', `/lugares/${lugar.id}`, { nombre: unique('Nueva sala') }, 'nombre'],
+    ];
+    await read();
+    for (const [method, path, body, field] of edits) {
+      const res = await send(utc, method, path, body);
+      assert.equal(res.statusCode, 200, res.body);
+      for (const [i, text] of (await read()).entries()) {
+        // The category is not in the JSON-LD.
+        if (path.startsWith('/categorias') && i === 2) continue;
+        assert.ok(text.includes(String(body[field])), `${urls[i]} after ${method} ${path}`);
+      }
+    }
+    assert.equal((await send(utc, 'PATCH', `/artistas/${artista.dni}`, { apellido: 'Gómez' })).statusCode, 200);
+    assert.ok((await read())[2]?.includes('Ana Gómez'));
+  });
 });
 
 /** The VEVENT of UID `uid` in a calendar, unfolded, as its lines. */
