@@ -49,7 +49,7 @@ export function wrkVersion(): string {
  * The timeout is long so that slow answers count in the latencies instead of being dropped as timeouts.
  */
 export async function runWrk(
-  scenario: ScenarioName | 'history', base: string, seconds: number, luaArgs: string[], options: { connections: number; pin: boolean } = { connections: 32, pin: true },
+  scenario: ScenarioName | 'history' | 'whatsOn', base: string, seconds: number, luaArgs: string[], options: { connections: number; pin: boolean } = { connections: 32, pin: true },
 ): Promise<WrkSummary> {
   const script = fileURLToPath(new URL(`lua/${scenario}.lua`, import.meta.url));
   const argv = ['wrk', '-t1', `-c${options.connections}`, `-d${seconds}s`, '--timeout', '30s', '-s', script, base, '--', ...luaArgs];

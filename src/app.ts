@@ -8,6 +8,7 @@ import { cacheFolder, RenditionCache } from './images/cache.js';
 import { transferRoutes } from './api/transferRoutes.js';
 import { changeRoutes } from './api/changeRoutes.js';
 import { calendarRoutes } from './api/calendarRoutes.js';
+import { whatsOnRoutes } from './api/whatsOnRoutes.js';
 import { seriesRoutes } from './api/seriesRoutes.js';
 import { pruneRegularly } from './changes/retention.js';
 import { errorHandler, methodAwareNotFound } from './api/errors.js';
@@ -107,6 +108,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await imageRoutes(app, db, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS, timeZone: config.TIMEZONE }, renditions);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
   calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE, publicUrl: config.PUBLIC_URL });
+  whatsOnRoutes(app, db, versions, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE, publicUrl: config.PUBLIC_URL });
   const stopPruning = pruneRegularly(
     db,
     config.CHANGES_KEEP_DAYS,

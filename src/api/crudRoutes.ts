@@ -17,7 +17,7 @@ import { relationNames, routeSchemas } from './schemas.js';
 import { localDateTime } from './time.js';
 
 /** Lookups and pages answered from memory per resource, while its table is unchanged (a lookup is about 1 kB). */
-const ANSWER_CACHE_LIMITS = { entries: 10_000, bytes: 16 * 1024 * 1024 };
+export const ANSWER_CACHE_LIMITS = { entries: 10_000, bytes: 16 * 1024 * 1024 };
 type Row = Record<string, unknown>;
 
 /**

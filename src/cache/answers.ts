@@ -108,3 +108,55 @@ export function answerCache(versions: Versions, table: keyof Database, limits: C
     return answer;
   };
 }
+
+/**
+ * Serialized answers that depend on several tables (what's on: showtimes, venues, items,
+ * categories, artists), kept while none of their versions moves and all dropped when one does, the
+ * oldest leaving first past `limits`. `asked` must say everything the answer depends on besides
+ * the tables (the request's URL, the window's days, the public address).
+ */
+export function tablesAnswerCache(versions: Versions, tables: readonly (keyof Database)[], limits: CacheLimits) {
+  const answers = new Map<string, CachedAnswer>();
+  /** Answers being made, by what was asked and the versions: requests that ask the same meanwhile wait for the one answer. */
+  const making = new Map<string, Promise<CachedAnswer>>();
+  let bytes = 0;
+  let seen = '';
+
+  function keep(asked: string, answer: CachedAnswer) {
+    if (answer.body.length > limits.bytes / 16) return;
+    answers.set(asked, answer);
+    bytes += answer.body.length;
+    for (const [oldest, old] of answers) {
+      if (answers.size <= limits.entries && bytes <= limits.bytes) break;
+      answers.delete(oldest);
+      bytes -= old.body.length;
+    }
+  }
+
+  return async function answer(asked: string, type: string, make: () => Promise<{ body: string; headers?: Record<string, string> }>): Promise<CachedAnswer> {
+    // Read before the rows: a write in between leaves an answer that the next look drops.
+    const now = (await Promise.all(tables.map((t) => versions.of(t)))).map((s) => s.version).join(',');
+    if (now !== seen) {
+      answers.clear();
+      bytes = 0;
+      seen = now;
+    }
+    const kept = answers.get(asked);
+    if (kept) return kept;
+    const key = JSON.stringify([now, asked]);
+    let made = making.get(key);
+    if (!made) {
+      made = make().then((m) => {
+        const etag = etagOf(m.body);
+        const answer = { body: Buffer.from(m.body), etag, headers: { 'content-type': type, ...m.headers, etag } };
+        // Kept only if no newer version was seen while the rows were read.
+        if (seen === now) keep(asked, answer);
+        return answer;
+      });
+      making.set(key, made);
+      const forget = () => making.delete(key);
+      made.then(forget, forget);
+    }
+    return made;
+  };
+}

@@ -359,3 +359,44 @@ export const participaciones: SeedParticipacion[] = [
   { dni: 32012345, tipo_evento: 'eventoUrbano', titulo: 'Gran Desfile de Cumbia y Batucada' },
   { dni: 32012345, tipo_evento: 'eventoUrbano', titulo: 'Procesión de Día de Muertos del Centro Histórico' },
 ];
+
+export interface SeedLugar { nombre: string; direccion: string; latitud: number; longitud: number; accesible: boolean; url: string | null }
+export interface SeedFuncion { tipo_evento: 'pelicula' | 'obra' | 'eventoUrbano'; evento: string; lugar: string; inicio: string }
+
+/** Venues of Buenos Aires, the city of the demo's listings, with their coordinates. */
+export const lugares: SeedLugar[] = [
+  { nombre: 'Usina del Arte', direccion: 'Agustín R. Caffarena 1, La Boca, Buenos Aires', latitud: -34.628611, longitud: -58.356944, accesible: true, url: 'https://usinadelarte.ar' },
+  { nombre: 'Teatro San Martín', direccion: 'Av. Corrientes 1530, Buenos Aires', latitud: -34.603722, longitud: -58.387444, accesible: true, url: 'https://complejoteatral.gob.ar' },
+  { nombre: 'Cine Gaumont', direccion: 'Av. Rivadavia 1635, Buenos Aires', latitud: -34.609444, longitud: -58.391667, accesible: true, url: null },
+  { nombre: 'Cine Lorca', direccion: 'Av. Corrientes 1428, Buenos Aires', latitud: -34.604167, longitud: -58.386111, accesible: false, url: null },
+  { nombre: 'Teatro Cervantes', direccion: 'Libertad 815, Buenos Aires', latitud: -34.598889, longitud: -58.383611, accesible: true, url: 'https://teatrocervantes.gob.ar' },
+  { nombre: 'Plaza Dorrego', direccion: 'Humberto 1º y Defensa, San Telmo, Buenos Aires', latitud: -34.620556, longitud: -58.371389, accesible: true, url: null },
+];
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Three weeks of showtimes from `today` (YYYY-MM-DD, in the city's zone): films twice a day at the
+ * cinemas, plays from Thursday to Sunday, the milonga on Sundays, so that what's on answers
+ * something on a fresh install.
+ */
+export function funciones(today: string): SeedFuncion[] {
+  const start = Date.parse(`${today}T00:00:00Z`);
+  const shows: SeedFuncion[] = [];
+  for (let d = 0; d < 21; d++) {
+    const date = new Date(start + d * DAY_MS);
+    const day = date.toISOString().slice(0, 10);
+    const weekday = date.getUTCDay();
+    const at = (tipo_evento: SeedFuncion['tipo_evento'], evento: string, lugar: string, hora: string) => shows.push({ tipo_evento, evento, lugar, inicio: `${day}T${hora}` });
+    at('pelicula', d % 2 === 0 ? 'Relatos salvajes' : 'El secreto de sus ojos', 'Cine Gaumont', '18:00');
+    at('pelicula', 'Nueve reinas', 'Cine Gaumont', '21:30');
+    at('pelicula', d % 2 === 0 ? 'La historia oficial' : 'Roma', 'Cine Lorca', '19:15');
+    if (weekday >= 4 || weekday === 0) {
+      at('obra', 'Bodas de sangre', 'Teatro San Martín', '20:30');
+      at('obra', 'La vida es sueño', 'Teatro Cervantes', '21:00');
+    }
+    if (weekday === 6) at('obra', 'Yerma', 'Usina del Arte', '20:00');
+    if (weekday === 0) at('eventoUrbano', 'Milonga en la Plaza Dorrego', 'Plaza Dorrego', '19:00');
+  }
+  return shows;
+}

@@ -5,6 +5,7 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Command, CommanderError, Option } from 'commander';
 import { messages } from '../catalogue/messages.js';
+import { wallClockAt } from '../catalogue/zone.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { countRows } from '../db/bulk.js';
 import { openDatabase } from '../db/connect.js';
@@ -12,7 +13,7 @@ import { storeFaultOf, type StoreFault } from '../db/errors.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
-import { artistas, categorias, eventosUrbanos, obras, participaciones, peliculas, resources } from '../resources/index.js';
+import { artistas, categorias, eventosUrbanos, funciones, lugares, obras, participaciones, peliculas, resources } from '../resources/index.js';
 import { backupStore } from '../transfer/backup.js';
 import { checkStore, migrationStates } from '../transfer/check.js';
 import { copyCatalogue } from '../transfer/copy.js';
@@ -75,7 +76,7 @@ program
   .addOption(quienOption())
   .action((options: { quien: string }) => withStore({ create: true }, async (db, config) => {
     await migrateToLatest(db);
-    report('seed', await importCatalogue(db, demoRecords(), { onConflict: 'skip', dryRun: false, quien: options.quien, timeZone: config.TIMEZONE }));
+    report('seed', await importCatalogue(db, demoRecords(config.TIMEZONE), { onConflict: 'skip', dryRun: false, quien: options.quien, timeZone: config.TIMEZONE }));
   }));
 
 program
@@ -319,11 +320,12 @@ function report(label: string, result: ImportResult): void {
   console.error(`${label}: ${lines.join('; ') || 'no records'}`);
 }
 
-async function* demoRecords(): AsyncGenerator<Incoming[]> {
-  yield [...demoRecordList()];
+async function* demoRecords(zone: string): AsyncGenerator<Incoming[]> {
+  yield [...demoRecordList(zone)];
 }
 
-function* demoRecordList(): Generator<Incoming> {
+/** The demo catalogue; its showtimes start today in `zone`, the city's. */
+function* demoRecordList(zone: string): Generator<Incoming> {
   const counted = new Map<string, number>();
   const place = (list: string) => {
     counted.set(list, (counted.get(list) ?? 0) + 1);
@@ -337,6 +339,9 @@ function* demoRecordList(): Generator<Incoming> {
   for (const { dni, tipo_evento, titulo } of demo.participaciones) {
     yield { resource: participaciones, record: { artistas_dni: dni, tipo_evento, evento: titulo }, place: place(participaciones.name) };
   }
+  for (const record of demo.lugares) yield { resource: lugares, record: { ...record }, place: place(lugares.name) };
+  const today = new Date(wallClockAt(zone, Date.now())).toISOString().slice(0, 10);
+  for (const record of demo.funciones(today)) yield { resource: funciones, record: { ...record }, place: place(funciones.name) };
 }
 
 // A reader that stops early (`| head`) is not a failure of the export.

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { startService } from '../service.js';
 import { harness } from '../harness.js';
 import { backend } from '../stores.js';
-import { cartelera, everyList, withoutInstant } from './cli.js';
+import { appOn, cartelera, everyList, withoutInstant } from './cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-cli-'));
 const started = harness();
@@ -163,11 +163,25 @@ describe(`cartelera as a program (${backend})`, () => {
     assert.match(csv.stderr, /--out/);
   });
 
+  it("when the demo is seeded, then what's on answers this week's showtimes near the Obelisco, with their movies and venues", async () => {
+    const app = await appOn(await seededToRead());
+    try {
+      const res = await app.inject({ method: 'GET', url: '/cartelera?cerca=-34.6037,-58.3816&radio_km=3' });
+      assert.equal(res.statusCode, 200, res.body);
+      const week = res.json<{ evento: { titulo: string }; lugar: { nombre: string } }[]>();
+      // Three films a day at the two cinemas, for seven days, and two plays on four of them.
+      assert.ok(week.length >= 21 + 8, `${week.length} showtimes`);
+      assert.ok(week.some((f) => f.evento.titulo === 'Nueve reinas' && f.lugar.nombre === 'Cine Gaumont'));
+    } finally {
+      await app.close();
+    }
+  });
+
   it('when asked, then check reports migrations and counts and migrate --status lists every migration', async () => {
     const url = await seededToRead();
     const check = await cartelera(['check'], url);
     assert.equal(check.code, 0, check.stderr);
-    assert.match(check.stdout, /^migration: 0010_venues_showtimes \(10 of 10 applied\)\ncategorias: 9\npeliculas: 12\nObras: 8\neventosUrbanos: 6\nartistas: 14\nparticipaciones: 25\nlugares: 0\nfunciones: 0\nimagenes: 0\ncambios: 74\nintegrity: ok\n$/);
+    assert.match(check.stdout, /^migration: 0010_venues_showtimes \(10 of 10 applied\)\ncategorias: 9\npeliculas: 12\nObras: 8\neventosUrbanos: 6\nartistas: 14\nparticipaciones: 25\nlugares: 6\nfunciones: 93\nimagenes: 0\ncambios: 173\nintegrity: ok\n$/);
     const status = await cartelera(['migrate', '--status'], url);
     assert.equal(status.code, 0, status.stderr);
     assert.deepEqual(status.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' ')), ['0001_catalogue applied', '0002_text_keys applied', '0003_versions applied', '0004_row_counts applied', '0005_change_log applied', '0006_concurrent_versions applied', '0007_undo_index applied', '0008_free_version_slots applied', '0009_images applied', '0010_venues_showtimes applied']);
