@@ -138,7 +138,7 @@ export interface ChangeMethods {
 export interface VenueMethods {
   /** Creates a series of showtimes (`POST /funciones/serie`), all or nothing; answers them. */
   createSeries(rule: Json): Promise<RaRecord[]>;
-  /** The venue of that name, compared as the service compares names (`GET /lugares/{nombre}`), or undefined. */
+  /** The venue of that name, compared as the service compares names, or undefined. */
   lugarNamed(nombre: string): Promise<RaRecord | undefined>;
 }
 
@@ -216,12 +216,9 @@ export const dataProvider: CarteleraDataProvider = {
   },
 
   async lugarNamed(nombre) {
-    try {
-      return fromApi('lugares', (await request('GET', one('lugares', nombre.trim()))).json as Json);
-    } catch (error) {
-      if ((error as HttpError).status === 404) return undefined;
-      throw error;
-    }
+    // A text filter compares as the lookup does, and a missing venue is an empty list, not a refusal.
+    const [found] = list(await request('GET', `/lugares${query('lugares', { nombre }, [['_limit', '1']])}`));
+    return found && fromApi('lugares', found);
   },
 
   follow(filter, after, onChange, signal) {

@@ -15,7 +15,7 @@ export const EventoShow = () => (
       <TextField source="lugar" />
       <CategoriaField source="categoria_id" />
       <ParticipantesField tipo="eventoUrbano" label="resources.eventosUrbanos.fields.participaciones" />
-      <PrimeraFuncion label="cartelera.funciones.first" />
+      <PrimeraFuncion />
       <FuncionesField by="eventoUrbano" label="cartelera.funciones.title" />
       <Historial label="cartelera.changes.history" />
     </SimpleShowLayout>

@@ -8,7 +8,7 @@ import type { CarteleraDataProvider } from '../dataProvider';
  * that name (compared as the service compares names), or at a new venue of that name, whose
  * address is asked for.
  */
-export const PrimeraFuncion = (_props: { label?: string }) => {
+export const PrimeraFuncion = () => {
   const evento = useRecordContext();
   const translate = useTranslate();
   const notify = useNotify();
