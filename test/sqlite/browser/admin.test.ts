@@ -1309,7 +1309,7 @@ describe('the admin\'s venues and showtimes', () => {
       [primero.id, plaza?.id, '2030-05-25T11:00:00.000+00:00'],
       [segundo.id, plaza?.id, '2030-05-25T11:00:00.000+00:00'],
     ]);
-    assert.equal((await service.api.list('/lugares')).length, 1);
+    assert.equal((await service.api.list('/lugares?nombre=plaza%20de%20mayo')).length, 1, 'one venue of that name');
     await s.close();
   });
 });
