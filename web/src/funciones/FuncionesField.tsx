@@ -1,9 +1,7 @@
 import AddIcon from '@mui/icons-material/Add';
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
-import { Stack, Typography } from '@mui/material';
+import { Button, Stack, Typography } from '@mui/material';
 import {
-  Button,
-  CreateButton,
   EditButton,
   ReferenceField,
   TextField,
@@ -83,9 +81,12 @@ export const FuncionesField = ({ by }: Props) => {
       )}
       {by !== 'lugar' && (
         <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap">
-          <CreateButton resource="funciones" label="cartelera.funciones.add" icon={<AddIcon />} state={{ record: { tipo_evento: by, evento_id: record.id } }} />
-          <Button component={Link} to="/serie" state={{ tipo_evento: by, evento_id: record.id, titulo: record.titulo }} label="cartelera.funciones.addSeries">
-            <EventRepeatIcon />
+          {/* Labelled buttons at every width: react-admin's would float, or shrink to an icon, on a phone. */}
+          <Button component={Link} to="/funciones/create" state={{ record: { tipo_evento: by, evento_id: record.id } }} startIcon={<AddIcon />}>
+            {translate('cartelera.funciones.add')}
+          </Button>
+          <Button component={Link} to="/serie" state={{ tipo_evento: by, evento_id: record.id, titulo: record.titulo }} startIcon={<EventRepeatIcon />}>
+            {translate('cartelera.funciones.addSeries')}
           </Button>
         </Stack>
       )}
