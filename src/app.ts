@@ -6,6 +6,7 @@ import { crudRoutes } from './api/crudRoutes.js';
 import { transferRoutes } from './api/transferRoutes.js';
 import { changeRoutes } from './api/changeRoutes.js';
 import { calendarRoutes } from './api/calendarRoutes.js';
+import { whatsOnRoutes } from './api/whatsOnRoutes.js';
 import { seriesRoutes } from './api/seriesRoutes.js';
 import { pruneRegularly } from './changes/retention.js';
 import { errorHandler, methodAwareNotFound } from './api/errors.js';
@@ -98,6 +99,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   seriesRoutes(app, db, config.TIMEZONE);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
   calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE });
+  whatsOnRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE, publicUrl: config.PUBLIC_URL });
   const stopPruning = pruneRegularly(
     db,
     config.CHANGES_KEEP_DAYS,

@@ -76,6 +76,8 @@ export const ConfigSchema = Type.Object({
   CALENDAR_DOMAIN: Type.String({ pattern: '^[A-Za-z0-9.-]+$', default: 'cartelera', description: 'letters, digits, dots and hyphens (cartelera.example.org)' }),
   /** The city's time zone, where the catalogue's events happen (contract, "Dates and times"): an IANA zone. */
   TIMEZONE: Type.String({ minLength: 1, default: 'UTC' }),
+  /** The service's public address (https://cartelera.example.org), for absolute links (the JSON-LD's): default, http:// and the request's Host. */
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$', description: 'an http:// or https:// address, such as https://cartelera.example.org' })),
   /** The most bytes one upload to POST /importar may hold, all its files together. */
   IMPORT_MAX_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024 }),
 });
@@ -113,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const valid = config as unknown as Config;
   const conflicts = crossChecks(valid);
   if (conflicts.length > 0) throw new ConfigError(conflicts);
-  return { ...valid, TIMEZONE: timeZoneNamed(valid.TIMEZONE) ?? valid.TIMEZONE };
+  return { ...valid, TIMEZONE: timeZoneNamed(valid.TIMEZONE) ?? valid.TIMEZONE, ...(valid.PUBLIC_URL !== undefined && { PUBLIC_URL: valid.PUBLIC_URL.replace(/\/+$/, '') }) };
 }
 
 function refusal(name: string, value: string, wanted: string): string {

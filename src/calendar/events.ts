@@ -9,7 +9,7 @@ import { calendar, timedYear, vevent, type CalendarEvent, type CalendarOptions }
 type Evento = { id: number; titulo: string; descripcion: string; fecha: string; lugar: string; categoria_id: number };
 
 /** Events read, and histories summed, per query: a page holds the event loop for a few milliseconds. */
-const PAGE = 250;
+export const PAGE = 250;
 
 /**
  * `GET /eventosUrbanos.ics`: the urban events the list's filters and search select, and those
@@ -37,7 +37,7 @@ export async function eventsCalendar(db: Db, query: Pick<ListQuery, 'conditions'
     const spec = { table: eventosUrbanos.table, key: eventosUrbanos.key.name, kinds: eventosUrbanos.kinds };
     for await (const rows of matchingRows(trx, spec, query, PAGE)) {
       const eventos = rows.map((row) => JSON.parse(eventosUrbanos.representation(row)) as Evento);
-      const histories = byClave(await historiesOf(trx, sql`clave in (${sql.join(eventos.map((e) => e.id))})`));
+      const histories = byClave(await historiesOf(trx, eventosUrbanos.name, sql`clave in (${sql.join(eventos.map((e) => e.id))})`));
       const categorias = await categoriasOf(trx, eventos);
       for (const evento of eventos) listed.push(text(evento, histories.get(evento.id), categorias, false));
     }
@@ -47,7 +47,7 @@ export async function eventsCalendar(db: Db, query: Pick<ListQuery, 'conditions'
     const cancelled: { id: number; text: string }[] = [];
     // Every event with a history, a page of them at a time: those whose last change deleted them.
     for (let after = -1; ; ) {
-      const page = await historiesOf(trx, sql`clave > ${after}`, PAGE);
+      const page = await historiesOf(trx, eventosUrbanos.name, sql`clave > ${after}`, PAGE);
       await nextTurn();
       const deleted = page
         .filter((h) => h.lastIsBaja && h.antes !== null && !ids.has(h.clave))
@@ -62,8 +62,8 @@ export async function eventsCalendar(db: Db, query: Pick<ListQuery, 'conditions'
   });
 }
 
-/** What the calendar takes from one event's history in the change log. */
-interface History {
+/** What the calendar takes from one record's history in the change log. */
+export interface History {
   clave: number;
   /** How many changes the log holds for it. */
   changes: number;
@@ -75,9 +75,8 @@ interface History {
   antes: string | null;
 }
 
-/** The histories of the urban events `claves` selects, by key (the first `limit`). */
-async function historiesOf(db: Db, claves: RawBuilder<unknown>, limit?: number): Promise<History[]> {
-  const recurso = eventosUrbanos.name;
+/** The histories of the records of `recurso` that `claves` selects, by key (the first `limit`). */
+export async function historiesOf(db: Db, recurso: string, claves: RawBuilder<unknown>, limit?: number): Promise<History[]> {
   const { rows } = await sql<{ clave: number | string; n: number | string; first: string; last: string; cuando: string; antes: string | null }>`
     select s.clave, s.n, f.operacion as first, l.operacion as last, l.cuando, case when l.operacion = 'baja' then l.antes end as antes
     from (
@@ -90,7 +89,7 @@ async function historiesOf(db: Db, claves: RawBuilder<unknown>, limit?: number):
   return rows.map((r) => ({ clave: Number(r.clave), changes: Number(r.n), firstIsAlta: r.first === 'alta', lastIsBaja: r.last === 'baja', cuando: r.cuando, antes: r.antes }));
 }
 
-const byClave = (histories: History[]) => new Map(histories.map((h) => [h.clave, h]));
+export const byClave = (histories: History[]) => new Map(histories.map((h) => [h.clave, h]));
 
 /** The names of the categories `eventos` name. */
 async function categoriasOf(db: Db, eventos: Evento[]): Promise<Map<number, string>> {

@@ -75,10 +75,55 @@ const isWholeDay = (fecha: string) => fecha.slice(10).startsWith('T00:00:00.000'
  * other time the wall clock in the city's zone; in UTC, a floating local time, with neither `Z` nor a zone.
  */
 function when(fecha: string, zone: string): string[] {
+  const day = fecha.slice(0, 10);
+  if (isWholeDay(fecha)) return [`DTSTART;VALUE=DATE:${day.replaceAll('-', '')}`, `DTEND;VALUE=DATE:${nextDay(day)}`];
+  return [timed('DTSTART', fecha, zone)];
+}
+
+/** A timed property: the wall clock of `fecha`, floating in UTC, else with the city's TZID. */
+function timed(name: string, fecha: string, zone: string): string {
   const [day = '', time = ''] = fecha.split('T');
-  const date = day.replaceAll('-', '');
-  if (isWholeDay(fecha)) return [`DTSTART;VALUE=DATE:${date}`, `DTEND;VALUE=DATE:${nextDay(day)}`];
-  return [`DTSTART${zone === 'UTC' ? '' : `;TZID=${zone}`}:${date}T${time.slice(0, 8).replaceAll(':', '')}`];
+  return `${name}${zone === 'UTC' ? '' : `;TZID=${zone}`}:${day.replaceAll('-', '')}T${time.slice(0, 8).replaceAll(':', '')}`;
+}
+
+/** A showtime in the calendar of what's on: always timed (00:00 is midnight, not a whole day). */
+export interface ShowtimeEvent {
+  id: number;
+  titulo: string;
+  descripcion: string | undefined;
+  /** `<nombre>, <direccion>` of the venue. */
+  location: string;
+  geo: { lat: number; lon: number } | undefined;
+  inicio: string;
+  /** `fin`, else `inicio` plus the item's `duracion`, else undefined. */
+  end: string | undefined;
+  status: 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
+  categoria: string | undefined;
+  sequence: number;
+  lastModified: string | undefined;
+}
+
+/** One showtime's VEVENT (`GET /cartelera.ics`), its lines folded and joined by CRLF. */
+export function showtimeVevent(show: ShowtimeEvent, options: CalendarOptions): string {
+  const stamp = show.lastModified ? utc(show.lastModified) : EPOCH;
+  return [
+    'BEGIN:VEVENT',
+    `UID:funcion-${show.id}@${options.domain}`,
+    `DTSTAMP:${stamp}`,
+    ...(show.lastModified ? [`LAST-MODIFIED:${stamp}`] : []),
+    `SEQUENCE:${show.sequence}`,
+    timed('DTSTART', show.inicio, options.timeZone),
+    ...(show.end !== undefined ? [timed('DTEND', show.end, options.timeZone)] : []),
+    `SUMMARY:${text(show.titulo)}`,
+    ...(show.descripcion !== undefined ? [`DESCRIPTION:${text(show.descripcion)}`] : []),
+    `LOCATION:${text(show.location)}`,
+    ...(show.geo ? [`GEO:${show.geo.lat};${show.geo.lon}`] : []),
+    ...(show.categoria !== undefined ? [`CATEGORIES:${text(show.categoria)}`] : []),
+    `STATUS:${show.status}`,
+    'END:VEVENT',
+  ]
+    .map(folded)
+    .join('\r\n');
 }
 
 /** The year of a timed event's `fecha`, which the zone's VTIMEZONE must cover; undefined for a whole day. */

@@ -75,6 +75,12 @@ export const messages = {
     exists: (when: string) => `Ya existe la función del ${when}.`,
   },
 
+  /** What's on: `GET /cartelera` (docs/api.md, "What's on"). */
+  whatsOn: {
+    date: (param: string) => `El parámetro '${param}' debe ser una fecha válida (AAAA-MM-DD).`,
+    hastaBeforeDesde: "El parámetro 'hasta' debe ser igual o posterior a 'desde'.",
+  },
+
   /** Near and within: `cerca`, `radio_km`, `bbox` (docs/api.md, "Near and within"). */
   geo: {
     cerca: "El parámetro 'cerca' debe ser una latitud y una longitud separadas por coma, entre -90 y 90 y entre -180 y 180 (como -34.6037,-58.3816).",

@@ -28,7 +28,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** A real calendar date `YYYY-MM-DD` as milliseconds at its midnight, or undefined. */
-function dayOf(text: string): number | undefined {
+export function calendarDay(text: string): number | undefined {
   return DATE.test(text) && canonicalFecha(text, 'UTC') !== undefined ? Date.parse(`${text}T00:00:00Z`) : undefined;
 }
 
@@ -40,8 +40,8 @@ export function seriesStarts(rule: SeriesRule, zone: string): { starts: string[]
   const v = messages.validation;
   const s = messages.series;
   const problems: Problem[] = [];
-  const desde = dayOf(rule.desde);
-  const hasta = dayOf(rule.hasta);
+  const desde = calendarDay(rule.desde);
+  const hasta = calendarDay(rule.hasta);
   if (desde === undefined) problems.push({ field: 'desde', sentence: s.date(v.subject('body', 'desde')) });
   if (hasta === undefined) problems.push({ field: 'hasta', sentence: s.date(v.subject('body', 'hasta')) });
   if (desde !== undefined && hasta !== undefined && hasta < desde) problems.push({ field: 'hasta', sentence: s.hastaBeforeDesde });
@@ -57,7 +57,7 @@ export function seriesStarts(rule: SeriesRule, zone: string): { starts: string[]
   }
   const excepto = new Set<number>();
   for (const fecha of rule.excepto ?? []) {
-    const day = dayOf(fecha.trim());
+    const day = calendarDay(fecha.trim());
     if (day === undefined) problems.push({ field: 'excepto', sentence: s.exceptDate(fecha) });
     else excepto.add(day);
   }

@@ -192,7 +192,7 @@ function integerCondition(c: Condition, range: { minimum: number; maximum: numbe
   }
 }
 
-function escapeLike(text: string): string {
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { listingsOf, listingsPage, type ListingsQuery } from '../calendar/listings.js';
+import { whatsOnCalendar, whatsOnJsonLd } from '../calendar/whatsOn.js';
+import type { CalendarOptions } from '../calendar/ics.js';
+import { calendarDay } from '../catalogue/series.js';
+import { messages } from '../catalogue/messages.js';
+import { wallClockAt } from '../catalogue/zone.js';
+import type { FieldKind } from '../db/listing.js';
+import type { Db } from '../db/schema.js';
+import { funciones, peliculas } from '../resources/index.js';
+import { badRequest, ErrorBody } from './errors.js';
+import { linkHeader } from './link.js';
+import { MAX_PAGE, parseListQuery, type RawQuery } from './listQuery.js';
+import { geoParams } from './nearQuery.js';
+
+const DAY_MS = 86_400_000;
+/** The filters of what's on, with their kinds: the showtime's own, and the item's category. */
+const KINDS: Record<string, FieldKind> = Object.fromEntries(
+  [...(['tipo_evento', 'lugar_id', 'estado'] as const).map((f) => [f, funciones.kinds[f]]), ['categoria_id', peliculas.kinds.categoria_id]].filter(([, kind]) => kind !== undefined),
+);
+const PARAMS = ['desde', 'hasta', ...Object.keys(KINDS), 'q', 'cerca', 'radio_km', 'bbox', '_page', '_limit'];
+const PAGING = ['_page', '_limit'];
+
+/** The parameters of what's on that the request holds: what a `Link` keeps, and nothing else. */
+const known = (raw: RawQuery, paging: boolean): RawQuery =>
+  Object.fromEntries(Object.entries(raw).filter(([param]) => PARAMS.includes(param) && (paging || !PAGING.includes(param))));
+
+/**
+ * The window (`desde`, `hasta`: dates, both included; by default today and six days on, in
+ * `zone`) and the filters, checked: a bad value is a 400 naming its parameter.
+ */
+function parseWhatsOn(raw: RawQuery, zone: string, paging: boolean) {
+  const one = (param: string) => [raw[param] ?? []].flat().at(-1);
+  const day = (param: string) => {
+    const text = one(param);
+    if (text === undefined) return undefined;
+    const ms = calendarDay(text.trim());
+    if (ms === undefined) throw badRequest(messages.whatsOn.date(param));
+    return ms;
+  };
+  const given = { desde: day('desde'), hasta: day('hasta') };
+  const today = Math.floor(wallClockAt(zone, Date.now()) / DAY_MS) * DAY_MS;
+  const desde = given.desde ?? today;
+  const hasta = given.hasta ?? desde + 6 * DAY_MS;
+  if (hasta < desde) throw badRequest(messages.whatsOn.hastaBeforeDesde);
+  const list = parseListQuery(known(raw, paging), KINDS, { expand: [], embed: [] }, zone, true);
+  const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
+  const query: ListingsQuery = {
+    from: iso(desde),
+    to: iso(hasta + DAY_MS - 1),
+    conditions: list.conditions.filter((c) => c.field !== 'categoria_id'),
+    ...(list.conditions.some((c) => c.field === 'categoria_id') && { categoriaId: Number(list.conditions.find((c) => c.field === 'categoria_id')?.values[0]) }),
+    ...(list.search !== undefined && { search: list.search }),
+    ...(list.geo && { geo: list.geo }),
+  };
+  return { query, window: list.window ?? { style: 'page' as const, offset: 0, limit: MAX_PAGE } };
+}
+
+/** The service's public address: `PUBLIC_URL`, else http:// and the request's Host. */
+const publicUrlOf = (request: FastifyRequest, configured: string | undefined) => configured ?? `http://${request.host}`;
+
+/** `GET /cartelera`, `/cartelera.ics`, `/cartelera.jsonld`: what's on (calendar/). */
+export function whatsOnRoutes(app: FastifyInstance, db: Db, options: CalendarOptions & { publicUrl: string | undefined }): void {
+  const tags = ['cartelera'];
+  const query = Type.Object({
+    desde: Type.Optional(Type.String({ format: 'date', description: 'The first day (YYYY-MM-DD); default today, in TIMEZONE.' })),
+    hasta: Type.Optional(Type.String({ format: 'date', description: 'The last day, included; default six days after desde.' })),
+    tipo_evento: Type.Optional(Type.String({ enum: ['pelicula', 'obra', 'eventoUrbano'] })),
+    categoria_id: Type.Optional(Type.Integer()),
+    lugar_id: Type.Optional(Type.Integer()),
+    estado: Type.Optional(Type.String({ enum: ['programada', 'cancelada', 'aplazada', 'agotada'] })),
+    q: Type.Optional(Type.String({ description: "Text in the item's title, without regard to case or accents." })),
+    ...geoParams(),
+  });
+  const described = (summary: string, operationId: string, type: string, description: string, paged: boolean) => ({
+    schema: {
+      tags,
+      summary,
+      operationId,
+      response: { '4xx': ErrorBody, '5xx': ErrorBody },
+      described: {
+        query: paged
+          ? Type.Object({ ...query.properties, _page: Type.Optional(Type.Integer({ minimum: 1 })), _limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })) })
+          : query,
+        answers: { 200: { description, content: { [type]: Type.String() } }, 400: 'A parameter has a value it does not take: the sentence names it.' },
+      },
+    },
+  });
+
+  app.get('/cartelera', described("What's on: the showtimes of a window of days, with their items and venues", 'cartelera', 'application/json', 'The showtimes in inicio order, each with evento, lugar and imagen (the first 1,000 unless a page is asked for).', true), async (request, reply) => {
+    const raw = request.query as RawQuery;
+    const { query: q, window } = parseWhatsOn(raw, options.timeZone, true);
+    const { rows, total } = await listingsPage(db, q, window);
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('x-total-count', String(total))
+      .header('link', linkHeader('/cartelera', known(raw, true), window, total))
+      .send(JSON.stringify(await listingsOf(db, rows)));
+  });
+  app.get('/cartelera.ics', described("What's on as an iCalendar (RFC 5545) feed", 'carteleraIcs', 'text/calendar', 'A VCALENDAR with a VEVENT per showtime, and the showtimes deleted lately, cancelled.', false), async (request, reply) => {
+    const { query: q } = parseWhatsOn(request.query as RawQuery, options.timeZone, false);
+    return reply.type('text/calendar; charset=utf-8').send(await whatsOnCalendar(db, q, options));
+  });
+  app.get('/cartelera.jsonld', described("What's on as schema.org JSON-LD", 'carteleraJsonLd', 'application/ld+json', 'One @graph of ScreeningEvent, TheaterEvent and Event nodes.', false), async (request, reply) => {
+    const { query: q } = parseWhatsOn(request.query as RawQuery, options.timeZone, false);
+    return reply.type('application/ld+json; charset=utf-8').send(await whatsOnJsonLd(db, q, { publicUrl: publicUrlOf(request, options.publicUrl), timeZone: options.timeZone }));
+  });
+}
