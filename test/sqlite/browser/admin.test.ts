@@ -1283,6 +1283,37 @@ describe('the admin\'s venues and showtimes', () => {
     await s.close();
   });
 
+  it('when the Cartelera is opened, then this week\'s showtimes are under a heading per day, each with its time and venue, and the venue and kind filters keep to theirs', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Cartel' });
+    const pelicula = await service.api.create('/peliculas', { titulo: 'Zama', sipnosis: 'Un funcionario.', duracion: 115, categoria_id: categoria.id });
+    const obra = await service.api.create('/Obras', { titulo: 'Hamlet', descripcion: 'Tragedia.', duracion: 180, categoria_id: categoria.id });
+    const sala = await service.api.create('/lugares', { nombre: 'Sala Lugones', direccion: 'Av. Corrientes 1530' });
+    const teatro = await service.api.create('/lugares', { nombre: 'Teatro Cervantes', direccion: 'Libertad 815' });
+    // Days by the service's zone (UTC here): tomorrow and the day after, within the default week.
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    await service.api.create('/funciones', { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: sala.id, inicio: `${day(1)}T18:00` });
+    await service.api.create('/funciones', { tipo_evento: 'obra', evento_id: obra.id, lugar_id: teatro.id, inicio: `${day(2)}T21:30`, estado: 'agotada' });
+    const weekday = (n: number) => new Intl.DateTimeFormat('es', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${day(n)}T00:00:00Z`));
+    const heading = (n: number) => weekday(n).charAt(0).toUpperCase() + weekday(n).slice(1);
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${base()}/cartelera`);
+    const days = page.locator('#main-content section');
+    await days.filter({ hasText: 'Hamlet' }).waitFor();
+    const shown = async () => (await days.allInnerTexts()).map((text) => text.split('\n').filter((line) => line.trim() !== ''));
+    const zama = [heading(1), 'Zama', '18:00 · Sala Lugones', 'Película · Cartel'];
+    const hamlet = [heading(2), 'Hamlet', '21:30 · Teatro Cervantes', 'Obra · Cartel · Agotada'];
+    assert.deepEqual(await shown(), [zama, hamlet]);
+    await screenshot(page, 'cartelera-1280');
+    await pick(page, 'lugar_id', 'cervantes', 'Teatro Cervantes');
+    await days.filter({ hasText: 'Zama' }).waitFor({ state: 'detached' });
+    assert.equal((await shown()).length, 1);
+    await page.getByRole('combobox', { name: 'Tipo de evento' }).click();
+    await page.getByRole('option', { name: 'Película' }).click();
+    await page.getByText('No hay funciones esta semana con estos filtros.').waitFor();
+    await s.close();
+  });
+
   it('when an urban event has no showtime, then its page makes the first from its fecha and lugar: at the venue of that name, or at a new one with the address typed', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Al aire libre' });
     const evento = (titulo: string, lugar: string) =>

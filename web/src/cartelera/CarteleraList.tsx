@@ -16,8 +16,11 @@ const filters = [
 const POSTER = 128;
 
 const DAY = new Intl.DateTimeFormat('es', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
-/** "viernes, 27 de noviembre", from the wall clock's date as written (never the browser's zone). */
-const dayTitle = (inicio: string) => DAY.format(new Date(`${inicio.slice(0, 10)}T00:00:00Z`));
+/** "Viernes, 27 de noviembre", from the wall clock's date as written (never the browser's zone). */
+function dayTitle(inicio: string): string {
+  const text = DAY.format(new Date(`${inicio.slice(0, 10)}T00:00:00Z`));
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /** A showtime as a listings page shows it: poster, title, kind and category, time, venue, estado. */
 const Entry = ({ f }: { f: RaRecord }) => (
@@ -54,7 +57,7 @@ const Days = () => {
     <Stack spacing={2} sx={{ p: 2 }}>
       {[...days].map(([day, funciones]) => (
         <Box component="section" key={day} aria-labelledby={`dia-${day}`}>
-          <Typography variant="h6" component="h2" id={`dia-${day}`} sx={{ textTransform: 'capitalize' }}>
+          <Typography variant="h6" component="h2" id={`dia-${day}`}>
             {dayTitle(day)}
           </Typography>
           <Stack component="ul" spacing={1} sx={{ p: 0, m: 0 }}>
