@@ -549,7 +549,7 @@ describe('the admin at /admin/', () => {
           }
         }
       }
-      for (const [screen, shows] of [['cambios', 'Una película de título largo'], ['papelera', 'Restaurar'], ['importar', 'Exportar todo']] as const) {
+      for (const [screen, shows] of [['cambios', 'Una película de título largo'], ['papelera', 'Restaurar'], ['importar', 'Exportar todo'], ['cartelera', 'No hay funciones esta semana']] as const) {
         await page.goto(`${service.base}/admin/#/${screen}`);
         await page.locator('#main-content').getByText(shows).first().waitFor();
         await settled(page);

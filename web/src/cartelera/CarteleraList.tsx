@@ -1,5 +1,5 @@
 import { Box, Card, CardContent, CardMedia, Stack, Typography } from '@mui/material';
-import { AutocompleteInput, List, ReferenceInput, SelectInput, useListContext, useTranslate, type RaRecord } from 'react-admin';
+import { AutocompleteInput, List, Pagination, ReferenceInput, SelectInput, useListContext, useTranslate, type RaRecord } from 'react-admin';
 import { valueLabel } from '../../../src/catalogue/labels';
 import { ShowLink } from '../common/ShowLink';
 import { TipoText } from '../common/related';
@@ -11,6 +11,9 @@ const filters = [
   </ReferenceInput>,
   <SelectInput key="tipo_evento" source="tipo_evento" choices={tipoEventoChoices} label="resources.funciones.fields.tipo_evento" alwaysOn />,
 ];
+
+/** A busy week of a city fits in a page. */
+const PER_PAGE = 200;
 
 /** A poster's width: the rendition the service makes for it. */
 const POSTER = 128;
@@ -76,7 +79,14 @@ const Days = () => {
  * filtered by venue and kind. No sort is sent: the service answers in `inicio` order.
  */
 export const CarteleraList = () => (
-  <List filters={filters} sort={{ field: '', order: 'ASC' }} perPage={200} exporter={false} actions={false}>
+  <List
+    filters={filters}
+    sort={{ field: '', order: 'ASC' }}
+    perPage={PER_PAGE}
+    pagination={<Pagination rowsPerPageOptions={[50, PER_PAGE]} />}
+    exporter={false}
+    actions={false}
+  >
     <Days />
   </List>
 );
