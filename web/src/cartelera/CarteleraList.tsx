@@ -86,6 +86,8 @@ export const CarteleraList = () => (
     pagination={<Pagination rowsPerPageOptions={[50, PER_PAGE]} />}
     exporter={false}
     actions={false}
+    // An empty week keeps its filters on screen, and says so itself (Days).
+    empty={false}
   >
     <Days />
   </List>
