@@ -13,6 +13,10 @@ import participaciones from './participaciones';
 import peliculas from './peliculas';
 import { TransferPage } from './transfer/TransferPage';
 import { Papelera } from './changes/Papelera';
+import cartelera from './cartelera';
+import funciones from './funciones';
+import { SeriePage } from './funciones/SeriePage';
+import lugares from './lugares';
 
 const i18nProvider = polyglotI18nProvider(() => spanishMessages, 'es', [{ locale: 'es', name: 'Español' }]);
 
@@ -29,6 +33,9 @@ export const App = () => (
     <Resource name="peliculas" {...peliculas} />
     <Resource name="Obras" {...obras} />
     <Resource name="eventosUrbanos" {...eventosUrbanos} />
+    <Resource name="cartelera" {...cartelera} />
+    <Resource name="lugares" {...lugares} />
+    <Resource name="funciones" {...funciones} />
     <Resource name="artistas" {...artistas} />
     <Resource name="participaciones" {...participaciones} />
     <Resource name="categorias" {...categorias} />
@@ -36,6 +43,7 @@ export const App = () => (
     <CustomRoutes>
       <Route path="/importar" element={<TransferPage />} />
       <Route path="/papelera" element={<Papelera />} />
+      <Route path="/serie" element={<SeriePage />} />
     </CustomRoutes>
   </Admin>
 );

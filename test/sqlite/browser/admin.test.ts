@@ -505,7 +505,10 @@ describe('the admin at /admin/', () => {
     await service.api.call('PATCH', `/peliculas/${pelicula.id}`, { duracion: 141 });
     const borrada = await service.api.create('/Obras', { titulo: 'Una obra que se borró y tenía un título largo', descripcion: 'Ya no.', duracion: 60, categoria_id: categoria.id });
     await service.api.call('DELETE', `/Obras/${borrada.id}`);
+    const lugar = await service.api.create('/lugares', { nombre: 'Teatro de un nombre largo, como tantos', direccion: 'Av. Corrientes 1530', latitud: -34.6037, longitud: -58.3816 });
+    await service.api.create('/funciones', { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, inicio: '2030-01-01T20:00', notas: 'Subtitulada' });
     const records: Record<string, unknown> = {
+      lugares: lugar.id,
       peliculas: pelicula.id,
       Obras: (await service.api.list('/Obras?_limit=1'))[0]?.id,
       eventosUrbanos: evento.id,
@@ -546,7 +549,7 @@ describe('the admin at /admin/', () => {
           }
         }
       }
-      for (const [screen, shows] of [['cambios', 'Una película de título largo'], ['papelera', 'Restaurar'], ['importar', 'Exportar todo']] as const) {
+      for (const [screen, shows] of [['cambios', 'Una película de título largo'], ['papelera', 'Restaurar'], ['importar', 'Exportar todo'], ['cartelera', 'No hay funciones esta semana']] as const) {
         await page.goto(`${service.base}/admin/#/${screen}`);
         await page.locator('#main-content').getByText(shows).first().waitFor();
         await settled(page);
@@ -1194,5 +1197,150 @@ describe('the admin in an English-language browser in Buenos Aires', () => {
       assert.deepEqual([...content.matchAll(/<text:p>(Alba|Brisa|Ceniza)<\/text:p>/g)].map((m) => m[1]), ['Brisa', 'Alba']);
       await s.close();
     }
+  });
+});
+
+describe('the admin\'s venues and showtimes', () => {
+  let service: Started;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => {
+    await service?.cleanUp();
+  });
+  const base = () => `${service.base}/admin/#`;
+
+  it('when a venue is created with its coordinates pasted as "lat, lon", then the API holds them, its page links the point on OpenStreetMap and the list finds it by name', TIMEOUT, async () => {
+    await service.api.create('/lugares', { nombre: 'Cine Gaumont', direccion: 'Av. Rivadavia 1635, Buenos Aires' });
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${base()}/lugares/create`);
+    await input(page, 'nombre').fill('Teatro San Martín');
+    await input(page, 'direccion').fill('Av. Corrientes 1530, Buenos Aires');
+    await input(page, 'coordenadas').fill('-34.6037, -58.3816');
+    assert.equal(await input(page, 'latitud').inputValue(), '-34.6037');
+    assert.equal(await input(page, 'longitud').inputValue(), '-58.3816');
+    await save(page);
+    await page.waitForURL(/#\/lugares\/\d+\/show$/);
+    const [lugar] = await service.api.list('/lugares?nombre=Teatro%20San%20Mart%C3%ADn');
+    assert.deepEqual([lugar?.latitud, lugar?.longitud, lugar?.accesible], [-34.6037, -58.3816, false]);
+    const osm = page.getByRole('link', { name: /OpenStreetMap/ });
+    assert.equal(await osm.getAttribute('href'), 'https://www.openstreetmap.org/?mlat=-34.6037&mlon=-58.3816#map=17/-34.6037/-58.3816');
+    await page.goto(`${base()}/lugares`);
+    await input(page, 'q').fill('san martin');
+    await page.locator('#main-content tbody tr').filter({ hasText: 'Gaumont' }).waitFor({ state: 'detached' });
+    assert.deepEqual(await page.locator('#main-content tbody tr').allInnerTexts().then((rows) => rows.map((r) => r.includes('Teatro San Martín'))), [true]);
+    await s.close();
+  });
+
+  it('when a movie\'s page lists its showtimes, then upcoming ones come first; a cancel is undone from its notification, a postpone is saved, and a series is previewed, then created whole', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Estrenos' });
+    const pelicula = await service.api.create('/peliculas', { titulo: 'La ciénaga', sipnosis: 'Un verano.', duracion: 103, categoria_id: categoria.id });
+    const lugar = await service.api.create('/lugares', { nombre: 'Cine Lorca', direccion: 'Av. Corrientes 1428, Buenos Aires' });
+    const funcion = (inicio: string) => service.api.create('/funciones', { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, inicio });
+    await funcion('2020-01-01T20:00');
+    const soon = await funcion('2029-06-01T20:00');
+    await funcion('2030-01-01T20:00');
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${base()}/peliculas/${pelicula.id}/show`);
+    const rows = page.getByRole('table', { name: 'Funciones' }).locator('tbody tr');
+    await rows.first().waitFor();
+    assert.deepEqual((await rows.allInnerTexts()).map((r) => r.slice(0, 16)), ['01/06/2029 20:00', '01/01/2030 20:00', '01/01/2020 20:00']);
+
+    await page.getByRole('button', { name: 'Cancelar la función del 01/06/2029 20:00' }).click();
+    await page.getByText('Función del 01/06/2029 20:00: Cancelada.').waitFor();
+    await page.getByRole('button', { name: 'Deshacer' }).click();
+    await page.getByRole('button', { name: 'Cancelar la función del 01/06/2029 20:00' }).waitFor();
+    const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith(`/funciones/${soon.id}`));
+    await page.getByRole('button', { name: 'Aplazar la función del 01/06/2029 20:00' }).click();
+    assert.equal((await saved).status(), 200);
+    const estados = await service.api.list(`/funciones?evento_id=${pelicula.id}&_sort=inicio`);
+    assert.deepEqual(estados.map((f) => f.estado), ['programada', 'aplazada', 'programada'], 'the undone cancel sent nothing');
+
+    await page.getByRole('link', { name: 'Agregar una serie' }).click();
+    await page.waitForURL(/#\/serie$/);
+    await pick(page, 'lugar_id', 'lorca', 'Cine Lorca');
+    await input(page, 'desde').fill('01/03/2030');
+    await input(page, 'hasta').fill('14/03/2030');
+    await page.getByLabel('Lunes').check();
+    await page.getByLabel('Miércoles').check();
+    await input(page, 'horas').fill('20:00, 22:30');
+    await input(page, 'excepto').fill('04/03/2030');
+    const preview = page.getByRole('list', { name: 'Funciones que se crearán' });
+    await page.getByText('Se crearán 6 funciones:').waitFor();
+    assert.deepEqual(await preview.locator('li').allInnerTexts(), [
+      '06/03/2030 20:00', '06/03/2030 22:30', '11/03/2030 20:00', '11/03/2030 22:30', '13/03/2030 20:00', '13/03/2030 22:30',
+    ]);
+    await screenshot(page, 'serie-1280');
+    await page.getByRole('button', { name: 'Crear las funciones' }).click();
+    await page.waitForURL(new RegExp(`#/peliculas/${pelicula.id}/show$`));
+    const serie = await service.api.list(`/funciones?evento_id=${pelicula.id}&inicio_gte=2030-03-01&_sort=inicio`);
+    assert.deepEqual(serie.map((f) => f.inicio), [
+      '2030-03-06T20:00:00.000+00:00', '2030-03-06T22:30:00.000+00:00', '2030-03-11T20:00:00.000+00:00',
+      '2030-03-11T22:30:00.000+00:00', '2030-03-13T20:00:00.000+00:00', '2030-03-13T22:30:00.000+00:00',
+    ]);
+    await s.close();
+  });
+
+  it('when the Cartelera is opened, then this week\'s showtimes are under a heading per day, each with its time and venue, and the venue and kind filters keep to theirs', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Cartel' });
+    const pelicula = await service.api.create('/peliculas', { titulo: 'Zama', sipnosis: 'Un funcionario.', duracion: 115, categoria_id: categoria.id });
+    const obra = await service.api.create('/Obras', { titulo: 'Hamlet', descripcion: 'Tragedia.', duracion: 180, categoria_id: categoria.id });
+    const sala = await service.api.create('/lugares', { nombre: 'Sala Lugones', direccion: 'Av. Corrientes 1530' });
+    const teatro = await service.api.create('/lugares', { nombre: 'Teatro Cervantes', direccion: 'Libertad 815' });
+    // Days by the service's zone (UTC here): tomorrow and the day after, within the default week.
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    await service.api.create('/funciones', { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: sala.id, inicio: `${day(1)}T18:00` });
+    await service.api.create('/funciones', { tipo_evento: 'obra', evento_id: obra.id, lugar_id: teatro.id, inicio: `${day(2)}T21:30`, estado: 'agotada' });
+    const weekday = (n: number) => new Intl.DateTimeFormat('es', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${day(n)}T00:00:00Z`));
+    const heading = (n: number) => weekday(n).charAt(0).toUpperCase() + weekday(n).slice(1);
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${base()}/cartelera`);
+    const days = page.locator('#main-content section');
+    await days.filter({ hasText: 'Hamlet' }).waitFor();
+    const shown = async () => (await days.allInnerTexts()).map((text) => text.split('\n').filter((line) => line.trim() !== ''));
+    const zama = [heading(1), 'Zama', '18:00 · Sala Lugones', 'Película · Cartel'];
+    const hamlet = [heading(2), 'Hamlet', '21:30 · Teatro Cervantes', 'Obra · Cartel · Agotada'];
+    assert.deepEqual(await shown(), [zama, hamlet]);
+    await screenshot(page, 'cartelera-1280');
+    await pick(page, 'lugar_id', 'cervantes', 'Teatro Cervantes');
+    await days.filter({ hasText: 'Zama' }).waitFor({ state: 'detached' });
+    assert.equal((await shown()).length, 1);
+    await page.getByRole('combobox', { name: 'Tipo de evento' }).click();
+    await page.getByRole('option', { name: 'Película' }).click();
+    await page.getByText('No hay funciones esta semana con estos filtros.').waitFor();
+    await s.close();
+  });
+
+  it('when an urban event has no showtime, then its page makes the first from its fecha and lugar: at the venue of that name, or at a new one with the address typed', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Al aire libre' });
+    const evento = (titulo: string, lugar: string) =>
+      service.api.create('/eventosUrbanos', { titulo, descripcion: 'Gratis.', fecha: '2030-05-25T11:00', lugar, categoria_id: categoria.id });
+    const primero = await evento('Desfile', 'Plaza de Mayo');
+    const segundo = await evento('Feria', 'plaza de mayo ');
+    const s = await session();
+    const page = await s.open();
+    await page.goto(`${base()}/eventosUrbanos/${primero.id}/show`);
+    await page.getByText('No hay un lugar llamado «Plaza de Mayo»').waitFor();
+    await input(page, 'direccion').fill('Av. Hipólito Yrigoyen s/n, Buenos Aires');
+    await page.getByRole('button', { name: 'Crear su primera función' }).click();
+    await page.getByRole('table', { name: 'Funciones' }).getByText('25/05/2030 11:00').waitFor();
+    const [plaza] = await service.api.list('/lugares?nombre=Plaza%20de%20Mayo');
+    assert.equal(plaza?.direccion, 'Av. Hipólito Yrigoyen s/n, Buenos Aires');
+
+    await page.goto(`${base()}/eventosUrbanos/${segundo.id}/show`);
+    await page.getByText('Su fecha y su lugar dan la primera, en «plaza de mayo».').waitFor();
+    assert.equal(await input(page, 'direccion').count(), 0, 'no address asked for a venue that exists');
+    await page.getByRole('button', { name: 'Crear su primera función' }).click();
+    await page.getByRole('table', { name: 'Funciones' }).getByText('25/05/2030 11:00').waitFor();
+    const funciones = await service.api.list('/funciones?tipo_evento=eventoUrbano&_sort=evento_id');
+    assert.deepEqual(funciones.map((f) => [f.evento_id, f.lugar_id, f.inicio]), [
+      [primero.id, plaza?.id, '2030-05-25T11:00:00.000+00:00'],
+      [segundo.id, plaza?.id, '2030-05-25T11:00:00.000+00:00'],
+    ]);
+    assert.equal((await service.api.list('/lugares?nombre=plaza%20de%20mayo')).length, 1, 'one venue of that name');
+    await s.close();
   });
 });

@@ -28,6 +28,8 @@ const FIELDS: Record<string, string[]> = {
   eventosUrbanos: ['titulo', 'descripcion', 'fecha', 'lugar', 'categoria_id'],
   artistas: ['dni', 'nombre', 'apellido', 'tipo', 'descripcion'],
   participaciones: ['artistas_dni', 'tipo_evento', 'evento_id'],
+  lugares: ['nombre', 'direccion', 'latitud', 'longitud', 'accesible', 'url'],
+  funciones: ['tipo_evento', 'evento_id', 'lugar_id', 'inicio', 'fin', 'estado', 'notas'],
 };
 
 const keyOf = (resource: string) => (resource === 'artistas' ? 'dni' : 'id');
@@ -132,7 +134,15 @@ export interface ChangeMethods {
   follow(filter: Json, after: Identifier, onChange: (change: Change) => void, signal: AbortSignal): Promise<void>;
 }
 
-export type CarteleraDataProvider = DataProvider & ChangeMethods;
+/** What the admin does with showtimes and venues beyond react-admin's methods. */
+export interface VenueMethods {
+  /** Creates a series of showtimes (`POST /funciones/serie`), all or nothing; answers them. */
+  createSeries(rule: Json): Promise<RaRecord[]>;
+  /** The venue of that name, compared as the service compares names, or undefined. */
+  lugarNamed(nombre: string): Promise<RaRecord | undefined>;
+}
+
+export type CarteleraDataProvider = DataProvider & ChangeMethods & VenueMethods;
 
 // react-admin's methods are generic in the record type, which only the caller knows: the answers are cast.
 export const dataProvider: CarteleraDataProvider = {
@@ -199,6 +209,16 @@ export const dataProvider: CarteleraDataProvider = {
 
   async undo(id) {
     return (await request('POST', `${one('cambios', id)}/deshacer`)).json as Change[];
+  },
+
+  async createSeries(rule) {
+    return list(await request('POST', '/funciones/serie', { body: rule })).map((r) => fromApi('funciones', r));
+  },
+
+  async lugarNamed(nombre) {
+    // A text filter compares as the lookup does, and a missing venue is an empty list, not a refusal.
+    const [found] = list(await request('GET', `/lugares${query('lugares', { nombre }, [['_limit', '1']])}`));
+    return found && fromApi('lugares', found);
   },
 
   follow(filter, after, onChange, signal) {

@@ -2,6 +2,8 @@ import { Historial } from '../changes/Historial';
 import { Show, SimpleShowLayout, TextField } from 'react-admin';
 import { CategoriaField } from '../common/categoria';
 import { ParticipantesField } from '../common/related';
+import { FuncionesField } from '../funciones/FuncionesField';
+import { PrimeraFuncion } from '../funciones/PrimeraFuncion';
 import { FechaField } from './FechaField';
 
 export const EventoShow = () => (
@@ -13,6 +15,8 @@ export const EventoShow = () => (
       <TextField source="lugar" />
       <CategoriaField source="categoria_id" />
       <ParticipantesField tipo="eventoUrbano" label="resources.eventosUrbanos.fields.participaciones" />
+      <PrimeraFuncion />
+      <FuncionesField by="eventoUrbano" label="cartelera.funciones.title" />
       <Historial label="cartelera.changes.history" />
     </SimpleShowLayout>
   </Show>

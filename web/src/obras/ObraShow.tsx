@@ -2,6 +2,7 @@ import { Historial } from '../changes/Historial';
 import { NumberField, Show, SimpleShowLayout, TextField } from 'react-admin';
 import { CategoriaField } from '../common/categoria';
 import { ParticipantesField } from '../common/related';
+import { FuncionesField } from '../funciones/FuncionesField';
 
 export const ObraShow = () => (
   <Show queryOptions={{ meta: { embed: ['participaciones'] } }}>
@@ -11,6 +12,7 @@ export const ObraShow = () => (
       <NumberField source="duracion" />
       <CategoriaField source="categoria_id" />
       <ParticipantesField tipo="obra" label="resources.Obras.fields.participaciones" />
+      <FuncionesField by="obra" label="cartelera.funciones.title" />
       <Historial label="cartelera.changes.history" />
     </SimpleShowLayout>
   </Show>

@@ -2,6 +2,7 @@ import { Historial } from '../changes/Historial';
 import { NumberField, Show, SimpleShowLayout, TextField } from 'react-admin';
 import { CategoriaField } from '../common/categoria';
 import { ParticipantesField } from '../common/related';
+import { FuncionesField } from '../funciones/FuncionesField';
 
 export const PeliculaShow = () => (
   <Show queryOptions={{ meta: { embed: ['participaciones'] } }}>
@@ -11,6 +12,7 @@ export const PeliculaShow = () => (
       <NumberField source="duracion" />
       <CategoriaField source="categoria_id" />
       <ParticipantesField tipo="pelicula" label="resources.peliculas.fields.participaciones" />
+      <FuncionesField by="pelicula" label="cartelera.funciones.title" />
       <Historial label="cartelera.changes.history" />
     </SimpleShowLayout>
   </Show>

@@ -1,0 +1,4 @@
+import TheatersIcon from '@mui/icons-material/Theaters';
+import { CarteleraList } from './CarteleraList';
+
+export default { list: CarteleraList, icon: TheatersIcon };

@@ -1,0 +1,18 @@
+import { BooleanField, Show, SimpleShowLayout, TextField, UrlField } from 'react-admin';
+import { Historial } from '../changes/Historial';
+import { FuncionesField } from '../funciones/FuncionesField';
+import { OsmLink } from './OsmLink';
+
+export const LugarShow = () => (
+  <Show>
+    <SimpleShowLayout>
+      <TextField source="nombre" />
+      <TextField source="direccion" />
+      <OsmLink label="cartelera.lugares.point" />
+      <BooleanField source="accesible" />
+      <UrlField source="url" emptyText="—" />
+      <FuncionesField by="lugar" label="cartelera.funciones.title" />
+      <Historial label="cartelera.changes.history" />
+    </SimpleShowLayout>
+  </Show>
+);
