@@ -7,7 +7,7 @@ import cambios from './changes';
 import { dataProvider } from './dataProvider';
 import eventosUrbanos from './eventosUrbanos';
 import { spanishMessages } from './i18n/es';
-import { Layout } from './layout';
+import { Layout, theme } from './layout';
 import obras from './obras';
 import participaciones from './participaciones';
 import peliculas from './peliculas';
@@ -23,6 +23,7 @@ export const App = () => (
     dataProvider={dataProvider}
     i18nProvider={i18nProvider}
     layout={Layout}
+    theme={theme}
     // Telemetry would load an image from marmelab's server: the admin's CSP allows this service only.
     disableTelemetry
   >
