@@ -19,7 +19,8 @@ export const theme: RaThemeOptions = {
     ...defaultTheme.components,
     // A disabled field's help still has to be read: it says why the field waits.
     MuiFormHelperText: { styleOverrides: { root: ({ theme }: { theme: Theme }) => ({ '&.Mui-disabled': { color: theme.palette.text.secondary } }) } },
-    // The page that is not there: its sentence at full strength rather than faded to half.
+    // An empty list's sentence and the missing page's, in grey that can be read rather than faded.
+    RaEmpty: { styleOverrides: { root: ({ theme }: { theme: Theme }) => ({ '& .RaEmpty-message': { color: theme.palette.text.secondary } }) } },
     RaNotFound: { styleOverrides: { root: ({ theme }: { theme: Theme }) => ({ '& .RaNotFound-message': { opacity: 1, color: theme.palette.text.secondary } }) } },
   },
 };
