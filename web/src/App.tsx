@@ -1,5 +1,5 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Admin, CustomRoutes, Resource, defaultDarkTheme } from 'react-admin';
 import { Route } from 'react-router-dom';
 import artistas from './artistas';
 import categorias from './categorias';
@@ -24,6 +24,8 @@ export const App = () => (
     i18nProvider={i18nProvider}
     layout={Layout}
     theme={theme}
+    // react-admin's own dark theme, so the app bar keeps its light/dark switch.
+    darkTheme={defaultDarkTheme}
     // Telemetry would load an image from marmelab's server: the admin's CSP allows this service only.
     disableTelemetry
   >
