@@ -1,5 +1,5 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Admin, CustomRoutes, Resource, defaultDarkTheme } from 'react-admin';
 import { Route } from 'react-router-dom';
 import artistas from './artistas';
 import categorias from './categorias';
@@ -7,7 +7,7 @@ import cambios from './changes';
 import { dataProvider } from './dataProvider';
 import eventosUrbanos from './eventosUrbanos';
 import { spanishMessages } from './i18n/es';
-import { Layout } from './layout';
+import { Layout, theme } from './layout';
 import obras from './obras';
 import participaciones from './participaciones';
 import peliculas from './peliculas';
@@ -27,6 +27,9 @@ export const App = () => (
     dataProvider={dataProvider}
     i18nProvider={i18nProvider}
     layout={Layout}
+    theme={theme}
+    // react-admin's own dark theme, so the app bar keeps its light/dark switch.
+    darkTheme={defaultDarkTheme}
     // Telemetry would load an image from marmelab's server: the admin's CSP allows this service only.
     disableTelemetry
   >

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import readXlsxFile from 'read-excel-file/node';
 import { etagOf } from '../../../web/src/dataProvider/etag.js';
 import { root } from '../../service.js';
-import { launchChromium, openPage, screenshot, startService, type PageOptions, type Watched } from './browser.js';
+import { accessibilityViolations, launchChromium, openPage, screenshot, startService, type PageOptions, type Watched } from './browser.js';
 
 type Started = Awaited<ReturnType<typeof startService>>;
 const TIMEOUT = { timeout: 120_000 };
@@ -72,6 +72,10 @@ async function fits(page: Page, name: string, width: number) {
     .filter(([, r]) => r.width > 0 && (r.left < 0 || r.right > ${width}))
     .map(([e, r]) => (e.getAttribute('aria-label') || e.textContent) + ' ' + Math.round(r.left) + '–' + Math.round(r.right))`);
   assert.deepEqual(outside, [], `${name}: buttons or links off the screen`);
+}
+/** Fails if axe-core finds anything against WCAG 2.2 AA on the page as it is now. */
+async function accessible(page: Page, name: string) {
+  assert.deepEqual(await accessibilityViolations(page), [], `${name}: WCAG 2.2 AA violations`);
 }
 /** The text shown under an input (its helper or error). */
 async function helperText(page: Page, name: string): Promise<string> {
@@ -490,7 +494,7 @@ describe('the admin at /admin/', () => {
     }
   });
 
-  it('when every screen is opened on a phone (360 px) and on a desktop, then each fits its width with every button on screen, is in Spanish, labels its inputs, links each listed record and logs no error', TIMEOUT, async () => {
+  it('when every screen is opened on a phone (360 px) and on a desktop, then each fits its width with every button on screen, meets WCAG 2.2 AA (axe), is in Spanish, labels its inputs, links each listed record and logs no error', TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Callejero' });
     const evento = await service.api.create('/eventosUrbanos', {
       titulo: 'Murga en el barrio', descripcion: 'Murgas.', fecha: '2027-02-20', lugar: 'Parque Rodó', categoria_id: categoria.id,
@@ -527,6 +531,7 @@ describe('the admin at /admin/', () => {
           const name = `${resource}${screen.replace(String(id), 'id').replaceAll('/', '-')}-${width}`;
           await screenshot(page, name);
           await fits(page, name, width);
+          await accessible(page, name);
           const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, textarea')]
             .filter((i) => i.type !== 'hidden' && i.getAttribute('aria-hidden') !== 'true' && i.labels.length === 0 && !i.getAttribute('aria-label'))
             .map((i) => i.name || i.outerHTML)`);
@@ -555,6 +560,7 @@ describe('the admin at /admin/', () => {
         await settled(page);
         await screenshot(page, `${screen}-${width}`);
         await fits(page, `${screen}-${width}`, width);
+        await accessible(page, `${screen}-${width}`);
       }
       await s.close();
     }
@@ -608,6 +614,40 @@ describe('the admin with write keys (API_KEYS)', () => {
     await page.getByText('No se guardó nada: el servicio exige una clave de escritura para modificar datos.').waitFor();
     assert.deepEqual(await service.api.list('/categorias?nombre=%C3%93pera'), []);
     await s.close();
+  });
+
+  it('when the key is asked for and not given, a form is refused for its fields, a record is not there and an address leads nowhere, at 360 and 1280 px, then each screen meets WCAG 2.2 AA (axe)', TIMEOUT, async () => {
+    for (const width of [360, 1280]) {
+      const s = await session({ width, refusals: [400, 401, 404] });
+      const page = await s.open();
+      await page.goto(`${service.base}/admin/#/categorias/create`);
+      await input(page, 'nombre').fill('Zarzuela');
+      await save(page);
+      const dialog = page.getByRole('dialog', { name: 'Clave de escritura' });
+      await dialog.waitFor();
+      await accessible(page, `clave-de-escritura-${width}`);
+      await dialog.getByRole('button', { name: 'Cancelar' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByText('No se guardó nada', { exact: false }).waitFor();
+      await accessible(page, `sin-clave-${width}`);
+      // A movie sent with its title alone: the service refuses the fields left out, each under its field.
+      await page.goto(`${service.base}/admin/#/peliculas/create`);
+      await input(page, 'titulo').fill('Sin terminar');
+      await save(page);
+      await input(page, 'writeKey').fill(KEY);
+      await dialog.getByRole('button', { name: 'Usar esta clave' }).click();
+      await page.locator('[aria-invalid="true"]').first().waitFor();
+      await accessible(page, `pelicula-incompleta-${width}`);
+      // A record that is not there: the notification, then the list it leads to, still empty.
+      await page.goto(`${service.base}/admin/#/Obras/999999/show`);
+      await page.getByText('El registro no existe', { exact: false }).first().waitFor();
+      await page.locator('.RaEmpty-message').waitFor();
+      await accessible(page, `obra-inexistente-${width}`);
+      await page.goto(`${service.base}/admin/#/nada`);
+      await page.getByText('La dirección está mal escrita', { exact: false }).waitFor();
+      await accessible(page, `no-encontrada-${width}`);
+      await s.close();
+    }
   });
 });
 
@@ -673,6 +713,7 @@ describe('the admin\'s import and export', () => {
       assert.match(await problem.innerText(), /programa\.xlsx[\s\S]*no es un libro \.xlsx válido\./i);
       await screenshot(page, `importar-archivo-ilegible-${width}`);
       await fits(page, `importar-archivo-ilegible-${width}`, width);
+      await accessible(page, `importar-archivo-ilegible-${width}`);
 
       // Choosing other files leaves the report as it is; checking them replaces it, problems and all.
       await input(page, 'archivo').setInputFiles(fixture('catalogo.xlsx'));

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { root, startService as startServiceProcess, type Service } from '../../service.js';
@@ -151,4 +152,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Transitions (a notification sliding in) jump to their end: the screen as it settles.
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** What axe-core finds against WCAG 2.2 AA on the page as it is now, one line per rule and element. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Colours are judged as they settle, not halfway through a dialog's or a notification's fade.
+  await page.evaluate(`Promise.all(document.getAnimations()
+    .filter((a) => a.effect.getTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => undefined)))`);
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary ?? v.help}`));
 }

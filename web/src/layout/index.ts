@@ -1,1 +1,2 @@
 export { Layout } from './Layout';
+export { theme } from './theme';
