@@ -218,7 +218,7 @@ try {
       '|---|---:|---|---:|---:|---:|---|',
       ...measured.map((m) => `| ${m.work} | ${m.seconds.toFixed(1)} | ${m.outcome} | ${ms(m.p99)} | ${ms(m.max)} | ${ms(m.slowest)} (${m.lookups} answered) | ${target(m)} |`),
       '',
-      'The probe is what a client waited; the histogram behind `/metrics` can miss a single long block, so both are shown. An import stores all its records in one transaction; while that transaction holds the store\'s connection, a SQLite file's reads run on a second, read-only connection and answer what was committed before it (`db/sqlite.ts`), and a CSV file is parsed 64 KiB at a time, its records handed on a thousand at once. Before that (2026-11-26 19:07 UTC, the same scenario), the import's row was a p99 of 132 ms and a slowest probe of 622 ms: lookups waited for the import's commit.',
+      "The probe is what a client waited; the histogram behind `/metrics` can miss a single long block, so both are shown. An import stores all its records in one transaction; while that transaction holds the store's connection, a SQLite file's reads run on a second, read-only connection and answer what was committed before it (`db/sqlite.ts`), and a CSV file is parsed 64 KiB at a time, its records handed on a thousand at once. Before that (2026-11-26 19:07 UTC, the same scenario), the import's row was a p99 of 132 ms and a slowest probe of 622 ms: lookups waited for the import's commit.",
     ]);
     console.log(`long work: written to ${DOC}`);
   } finally {
