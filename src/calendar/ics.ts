@@ -50,13 +50,8 @@ export function calendar(events: readonly string[], years: Iterable<number>, opt
 
 /** One event's VEVENT, its lines folded and joined by CRLF. */
 export function vevent(event: CalendarEvent, options: CalendarOptions): string {
-  const stamp = event.lastModified ? utc(event.lastModified) : EPOCH;
   return [
-    'BEGIN:VEVENT',
-    `UID:eventoUrbano-${event.id}@${options.domain}`,
-    `DTSTAMP:${stamp}`,
-    ...(event.lastModified ? [`LAST-MODIFIED:${stamp}`] : []),
-    `SEQUENCE:${event.sequence}`,
+    ...opening(`eventoUrbano-${event.id}`, event, options),
     ...when(event.fecha, options.timeZone),
     `SUMMARY:${text(event.titulo)}`,
     `DESCRIPTION:${text(event.descripcion)}`,
@@ -109,15 +104,22 @@ export interface ShowtimeEvent {
   lastModified: string | undefined;
 }
 
-/** One showtime's VEVENT (`GET /cartelera.ics`), its lines folded and joined by CRLF. */
-export function showtimeVevent(show: ShowtimeEvent, options: CalendarOptions): string {
-  const stamp = show.lastModified ? utc(show.lastModified) : EPOCH;
+/** A VEVENT's first lines: its UID, its stamp (the last change, else the epoch) and its SEQUENCE. */
+function opening(uid: string, record: { lastModified: string | undefined; sequence: number }, options: CalendarOptions): string[] {
+  const stamp = record.lastModified ? utc(record.lastModified) : EPOCH;
   return [
     'BEGIN:VEVENT',
-    `UID:funcion-${show.id}@${options.domain}`,
+    `UID:${uid}@${options.domain}`,
     `DTSTAMP:${stamp}`,
-    ...(show.lastModified ? [`LAST-MODIFIED:${stamp}`] : []),
-    `SEQUENCE:${show.sequence}`,
+    ...(record.lastModified ? [`LAST-MODIFIED:${stamp}`] : []),
+    `SEQUENCE:${record.sequence}`,
+  ];
+}
+
+/** One showtime's VEVENT (`GET /cartelera.ics`), its lines folded and joined by CRLF. */
+export function showtimeVevent(show: ShowtimeEvent, options: CalendarOptions): string {
+  return [
+    ...opening(`funcion-${show.id}`, show, options),
     timed('DTSTART', show.inicio, options.timeZone),
     ...(show.end !== undefined ? [timed('DTEND', show.end, options.timeZone)] : []),
     `SUMMARY:${text(show.titulo)}`,
