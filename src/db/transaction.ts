@@ -23,7 +23,11 @@ import { sqliteStillWritable } from './sqlite.js';
  * are committed.
  */
 export function inTransaction<T>(db: Db, write: Write<T>): Promise<T> {
-  if (isTransaction(db)) return write(db);
+  if (isTransaction(db)) {
+    // A write inside another's transaction (an undo's) shares it: its refusal must leave it usable.
+    soleWrites.delete(db);
+    return write(db);
+  }
   if (dialectOf(db) === 'postgres') {
     return alone(db, write).then((result) => {
       counted(1);
@@ -98,6 +102,36 @@ export async function inSavepoint<T>(trx: Db, work: () => Promise<T>): Promise<T
   }
 }
 
+/**
+ * Runs `work`, a write's statements in transaction `trx`; when the store refuses one, `explain`
+ * turns the refusal into what the write answers (throwing it), asking the store why if it must.
+ * A write that shares its transaction (a group, an import) runs `work` in a savepoint, and
+ * `explain` asks in the transaction, as the store stood before `work`. A write alone in its
+ * transaction needs no savepoint (two statements, two round trips on PostgreSQL): its refusal
+ * fails the transaction, and `explain` asks the store once the transaction is rolled back, as
+ * the store stands then.
+ */
+export async function refusable<T>(
+  trx: Db, work: () => Promise<T>, explain: (refusal: unknown, store: Db) => Promise<never>,
+): Promise<T> {
+  if (!soleWrites.has(trx)) return inSavepoint(trx, work).catch((refusal: unknown) => explain(refusal, trx));
+  try {
+    return await work();
+  } catch (refusal) {
+    throw storeFaultOf(refusal) ? refusal : new ExplainAfterRollback(refusal, explain);
+  }
+}
+
+/** The transactions that hold one write alone (see refusable). */
+const soleWrites = new WeakSet<Db>();
+
+/** A refusal in a write's own transaction, to be explained once the transaction is rolled back. */
+class ExplainAfterRollback extends Error {
+  constructor(readonly refusal: unknown, readonly explain: (refusal: unknown, store: Db) => Promise<never>) {
+    super('the store refused the write', { cause: refusal });
+  }
+}
+
 /** What this process committed so far: the transactions of writes, and the writes they held (on /metrics). */
 export const groupCommits = { groups: 0, writes: 0 };
 
@@ -158,16 +192,23 @@ async function inGroup(trx: Db, write: Write<unknown>): Promise<Outcome> {
 }
 
 /**
- * A write in a transaction of its own. PostgreSQL may fail it to break a deadlock with another
- * write's transaction (or a serialization failure): it runs again, a few times.
+ * A write in a transaction of its own (no savepoint: see refusable). PostgreSQL may fail it to
+ * break a deadlock with another write's transaction (or a serialization failure): it runs again,
+ * a few times.
  */
 async function alone<T>(db: Db, write: Write<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeTransaction(db, write);
+      return await writeTransaction(db, (trx) => {
+        soleWrites.add(trx);
+        return write(trx).finally(() => soleWrites.delete(trx));
+      });
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (attempt >= RETRIES || (code !== '40P01' && code !== '40001')) throw error;
+      const refusal = error instanceof ExplainAfterRollback ? error.refusal : error;
+      const code = (refusal as { code?: unknown }).code;
+      if (attempt < RETRIES && (code === '40P01' || code === '40001')) continue;
+      if (error instanceof ExplainAfterRollback) return error.explain(refusal, db);
+      throw error;
     }
   }
 }

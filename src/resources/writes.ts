@@ -3,7 +3,7 @@ import { invalid, notFound } from '../catalogue/refusal.js';
 import { lockedRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import type { Db } from '../db/schema.js';
-import { inSavepoint, inTransaction } from '../db/transaction.js';
+import { inTransaction, refusable } from '../db/transaction.js';
 import { dependentsOf, removeImagesOf } from './cascade.js';
 import { recordChange, type ChangeContext } from './changeLog.js';
 import type { AnyResource } from './define.js';
@@ -87,21 +87,20 @@ export async function removeRecord(
 ): Promise<boolean> {
   return inTransactionOn(db, resource, key, precondition, async (trx, queries, current) => {
     if (!current) return false;
-    try {
-      return await inSavepoint(trx, async () => {
-        const dependents = await dependentsOf(trx, resource, key);
-        await removeImagesOf(trx, resource, key);
-        if (!(await queries.remove(key))) return false;
-        const baja = await recordChange(trx, resource, key, resource.representation(current), null, context);
-        for (const { resource: dependent, row } of dependents) {
-          await recordChange(trx, dependent, row[dependent.key.name] as number, dependent.representation(row), null, { ...context, causa: baja });
-        }
-        return true;
-      });
-    } catch (error) {
-      if (violationOf(error) !== 'foreign_key' || !queries.stillUsed) throw error;
-      throw invalid(await queries.stillUsed(key));
-    }
+    return refusable(trx, async () => {
+      const dependents = await dependentsOf(trx, resource, key);
+      await removeImagesOf(trx, resource, key);
+      if (!(await queries.remove(key))) return false;
+      const baja = await recordChange(trx, resource, key, resource.representation(current), null, context);
+      for (const { resource: dependent, row } of dependents) {
+        await recordChange(trx, dependent, row[dependent.key.name] as number, dependent.representation(row), null, { ...context, causa: baja });
+      }
+      return true;
+    }, async (error, store) => {
+      const { stillUsed } = resource.queries(store);
+      if (violationOf(error) !== 'foreign_key' || !stillUsed) throw error;
+      throw invalid(await stillUsed(key));
+    });
   });
 }
 
@@ -155,21 +154,20 @@ class RefusedRow extends Error {
 /**
  * Runs a write in transaction `trx`, turning the store's integrity refusals into the contract's
  * sentences, which name the values of `body`, or of the row a RefusedRow carries. What a missing
- * reference names is asked in the same transaction, as the store stood before the write: the
- * writes committed with it (group commit, db/transaction.ts) cannot change the answer.
+ * reference names is asked in the same transaction when the write shares it (group commit,
+ * db/transaction.ts), as the store stood before the write: the writes committed with it cannot
+ * change the answer; else once the write's own transaction is rolled back (refusable).
  */
-async function guarded<T>(
+function guarded<T>(
   trx: Db, resource: AnyResource, body: Row, write: () => Promise<T>,
 ): Promise<T> {
-  try {
-    return await inSavepoint(trx, write);
-  } catch (thrown) {
+  return refusable(trx, write, async (thrown, store) => {
     const [error, row] = thrown instanceof RefusedRow ? [thrown.refusal, thrown.row] : [thrown, body];
     switch (violationOf(error)) {
       case 'unique':
         throw invalid(messages.duplicate(resource.nouns, resource.uniqueValue(row)));
       case 'foreign_key': {
-        const missing = await missingReferences(trx, resource, row);
+        const missing = await missingReferences(store, resource, row);
         throw invalid(missing.join(' ') || messages.brokenReference);
       }
       case 'check':
@@ -177,7 +175,7 @@ async function guarded<T>(
       default:
         throw error;
     }
-  }
+  });
 }
 
 /** A sentence for each record the body names that does not exist. */
