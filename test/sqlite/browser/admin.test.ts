@@ -1399,13 +1399,14 @@ describe('the admin of a service in Europe/Madrid, read from a browser in anothe
     const categoria = await service.api.create('/categorias', { nombre: 'Horario de verano' });
     const pelicula = await service.api.create('/peliculas', { titulo: 'Volver', sipnosis: 'Raimunda.', duracion: 121, categoria_id: categoria.id });
     const lugar = await service.api.create('/lugares', { nombre: 'Cine Doré', direccion: 'Calle de Santa Isabel 3, Madrid' });
-    // Two hours after and before now in Madrid: the browser's zone (UTC+14) is already past both.
+    // Before and after now in Madrid; the browser's zone (UTC+14) is past all three, and would list them latest first.
     const madridIn = (hours: number) =>
       new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Madrid', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
         .format(new Date(Date.now() + hours * 3_600_000))
         .replace(' ', 'T');
     const funcion = (inicio: string) => service.api.create('/funciones', { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, inicio });
     const past = await funcion(madridIn(-2));
+    const later = await funcion(madridIn(3));
     const upcoming = await funcion(madridIn(2));
     const shown = (f: Record<string, unknown>) => String(f.inicio).replace(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}).*/, '$3/$2/$1 $4');
     const s = await session({ timezoneId: 'Pacific/Kiritimati' });
@@ -1413,7 +1414,7 @@ describe('the admin of a service in Europe/Madrid, read from a browser in anothe
     await page.goto(`${service.base}/admin/#/peliculas/${pelicula.id}/show`);
     const rows = page.getByRole('table', { name: 'Funciones' }).locator('tbody tr');
     await rows.first().waitFor();
-    assert.deepEqual((await rows.allInnerTexts()).map((r) => r.slice(0, 16)), [shown(upcoming), shown(past)]);
+    assert.deepEqual((await rows.allInnerTexts()).map((r) => r.slice(0, 16)), [shown(upcoming), shown(later), shown(past)]);
 
     await page.getByRole('link', { name: 'Agregar una serie' }).click();
     await page.waitForURL(/#\/serie$/);
