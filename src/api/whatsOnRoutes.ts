@@ -118,4 +118,13 @@ export function whatsOnRoutes(app: FastifyInstance, db: Db, versions: Versions, 
     }));
     return reply.headers(answer.headers).send(answer.body);
   });
+  const Hora = Type.Object({
+    zona: Type.String({ description: 'TIMEZONE: the IANA zone where the catalogue\'s events happen.' }),
+    ahora: Type.String({ description: 'Now, as the wall clock of that zone reads it, in the answered fecha form.' }),
+  });
+  // The admin reads its clock and zone here: "upcoming" and a series' starts are the city's, not the browser's.
+  app.get('/hora', { schema: { tags, summary: "The city's zone and its wall clock now", operationId: 'hora', response: { 200: Hora, '4xx': ErrorBody, '5xx': ErrorBody } } }, async () => ({
+    zona: options.timeZone,
+    ahora: new Date(Math.floor(wallClockAt(options.timeZone, Date.now()) / 1000) * 1000).toISOString().replace('Z', '+00:00'),
+  }));
 }

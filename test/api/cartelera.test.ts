@@ -48,6 +48,33 @@ const list = async (app: FastifyInstance, query: string) => {
 };
 const ids = (body: { id: number }[]) => body.map((l) => l.id);
 
+/** The wall clock of `zone` at instant `ms`, in milliseconds (computed apart from the service, with Intl). */
+function wallIn(zone: string, ms: number): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return Date.parse(`${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}Z`);
+}
+
+describe(`GET /hora (${backend})`, () => {
+  for (const [zone, app] of [['UTC', () => utc], [MADRID, () => madrid], [BUENOS_AIRES, () => buenosAires]] as const) {
+    it(`when TIMEZONE is ${zone}, then it answers that zone and its wall clock now, in the answered fecha form`, async () => {
+      const before = wallIn(zone, Date.now());
+      const res = await send(app(), 'GET', '/hora');
+      const after = wallIn(zone, Date.now());
+      assert.equal(res.statusCode, 200, res.body);
+      const { zona, ahora, ...rest } = res.json<{ zona: string; ahora: string }>();
+      assert.deepEqual(rest, {});
+      assert.equal(zona, zone);
+      assert.match(ahora, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000\+00:00$/);
+      const at = Date.parse(ahora);
+      assert.ok(at >= before - 1000 && at <= after, `${ahora} lies between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}`);
+    });
+  }
+});
+
 describe(`GET /cartelera (${backend})`, () => {
   it('when showtimes fall in the window, then each comes with its fields, evento (with categoria), lugar and imagen, in inicio order then id, both days included', async () => {
     const categoria = await createCategoria(utc, { nombre: unique('Drama') });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { seriesStarts } from '../../src/catalogue/series.js';
 import { assertError, buildTestApp, createArtista, createCategoria, createEventoUrbano, createObra, createPelicula, send, unique, type Json } from '../helpers.js';
 import { follow, post, serve } from '../feedClient.js';
 import { importar } from './uploads.js';
@@ -246,10 +247,15 @@ describe(`TIMEZONE and showtimes (${backend})`, () => {
       assert.equal((await inicio('2026-07-01T21:00:00+00:00')).inicio, '2026-07-01T21:00:00.000+00:00');
       assert.equal((await inicio('2026-07-02T21:00:00-03:00')).inicio, '2026-07-03T02:00:00.000+00:00');
       assert.equal((await inicio('2026-10-25T01:30:00Z')).inicio, '2026-10-25T01:30:00.000+00:00');
-      const series = await send(madrid, 'POST', '/funciones/serie', { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, desde: '2027-03-28', hasta: '2027-03-28', dias: ['domingo'], horas: ['02:00', '02:30', '03:30'] });
+      const rule = { desde: '2027-03-28', hasta: '2027-03-28', dias: ['domingo'], horas: ['02:00', '02:30', '03:30'] };
+      const series = await send(madrid, 'POST', '/funciones/serie', { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, ...rule });
       assert.equal(series.statusCode, 201, series.body);
       // 02:00 and 02:30 fall in the gap and move to 03:00 and 03:30, which the rule gives too: each once.
-      assert.deepEqual(series.json<Json[]>().map((f) => f.inicio), ['2027-03-28T03:00:00.000+00:00', '2027-03-28T03:30:00.000+00:00']);
+      const starts = ['2027-03-28T03:00:00.000+00:00', '2027-03-28T03:30:00.000+00:00'];
+      assert.deepEqual(series.json<Json[]>().map((f) => f.inicio), starts);
+      // The admin's preview runs the same rule in the zone GET /hora names: it shows what was created.
+      const { zona } = (await send(madrid, 'GET', '/hora')).json<{ zona: string }>();
+      assert.deepEqual(seriesStarts(rule, zona), { starts });
     } finally {
       await madrid.close();
     }

@@ -1385,3 +1385,52 @@ describe('the admin\'s venues and showtimes', () => {
     await s.close();
   });
 });
+
+describe('the admin of a service in Europe/Madrid, read from a browser in another zone', () => {
+  let service: Started;
+  before(async () => {
+    service = await startService({ TIMEZONE: 'Europe/Madrid' });
+  });
+  after(async () => {
+    await service?.cleanUp();
+  });
+
+  it('when a movie\'s page lists its showtimes, then upcoming and past follow the city\'s clock, not the browser\'s; a series preview shows a start in the spring-forward gap where the service creates it', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Horario de verano' });
+    const pelicula = await service.api.create('/peliculas', { titulo: 'Volver', sipnosis: 'Raimunda.', duracion: 121, categoria_id: categoria.id });
+    const lugar = await service.api.create('/lugares', { nombre: 'Cine Doré', direccion: 'Calle de Santa Isabel 3, Madrid' });
+    // Before and after now in Madrid; the browser's zone (UTC+14) is past all three, and would list them latest first.
+    const madridIn = (hours: number) =>
+      new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Madrid', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        .format(new Date(Date.now() + hours * 3_600_000))
+        .replace(' ', 'T');
+    const funcion = (inicio: string) => service.api.create('/funciones', { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, inicio });
+    const past = await funcion(madridIn(-2));
+    const later = await funcion(madridIn(3));
+    const upcoming = await funcion(madridIn(2));
+    const shown = (f: Record<string, unknown>) => String(f.inicio).replace(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}).*/, '$3/$2/$1 $4');
+    const s = await session({ timezoneId: 'Pacific/Kiritimati' });
+    const page = await s.open();
+    await page.goto(`${service.base}/admin/#/peliculas/${pelicula.id}/show`);
+    const rows = page.getByRole('table', { name: 'Funciones' }).locator('tbody tr');
+    await rows.first().waitFor();
+    assert.deepEqual((await rows.allInnerTexts()).map((r) => r.slice(0, 16)), [shown(upcoming), shown(later), shown(past)]);
+
+    await page.getByRole('link', { name: 'Agregar una serie' }).click();
+    await page.waitForURL(/#\/serie$/);
+    await pick(page, 'lugar_id', 'doré', 'Cine Doré');
+    // 31/03/2030 is the Sunday Madrid's clocks jump from 02:00 to 03:00.
+    await input(page, 'desde').fill('31/03/2030');
+    await input(page, 'hasta').fill('31/03/2030');
+    await page.getByLabel('Domingo').check();
+    await input(page, 'horas').fill('02:30, 20:00');
+    const preview = page.getByRole('list', { name: 'Funciones que se crearán' });
+    await page.getByText('Se crearán 2 funciones:').waitFor();
+    assert.deepEqual(await preview.locator('li').allInnerTexts(), ['31/03/2030 03:30', '31/03/2030 20:00']);
+    await page.getByRole('button', { name: 'Crear las funciones' }).click();
+    await page.waitForURL(new RegExp(`#/peliculas/${pelicula.id}/show$`));
+    const serie = await service.api.list(`/funciones?evento_id=${pelicula.id}&inicio_gte=2030-03-01&_sort=inicio`);
+    assert.deepEqual(serie.map(shown), ['31/03/2030 03:30', '31/03/2030 20:00']);
+    await s.close();
+  });
+});

@@ -140,6 +140,14 @@ export interface VenueMethods {
   createSeries(rule: Json): Promise<RaRecord[]>;
   /** The venue of that name, compared as the service compares names, or undefined. */
   lugarNamed(nombre: string): Promise<RaRecord | undefined>;
+  /** The city's zone (`TIMEZONE`) and its wall clock now (`GET /hora`). */
+  hora(): Promise<Hora>;
+}
+
+/** `GET /hora`: where the catalogue's events happen, and what time it is there. */
+export interface Hora {
+  zona: string;
+  ahora: string;
 }
 
 export type CarteleraDataProvider = DataProvider & ChangeMethods & VenueMethods;
@@ -219,6 +227,10 @@ export const dataProvider: CarteleraDataProvider = {
     // A text filter compares as the lookup does, and a missing venue is an empty list, not a refusal.
     const [found] = list(await request('GET', `/lugares${query('lugares', { nombre }, [['_limit', '1']])}`));
     return found && fromApi('lugares', found);
+  },
+
+  async hora() {
+    return (await request('GET', '/hora')).json as unknown as Hora;
   },
 
   follow(filter, after, onChange, signal) {

@@ -16,7 +16,7 @@ import { Rows, type Column } from '../common/Rows';
 import { itemResourceOf, type TipoEvento } from '../common/tipoEvento';
 import { TipoText } from '../common/related';
 import { EstadoButtons } from './EstadoButtons';
-import { shownWallClock, upcomingFirst } from './wallClock';
+import { shownWallClock, upcomingFirst, useHora } from './wallClock';
 
 /** Most showtimes a page lists: a season of a play, twice a day. */
 const SHOWN = 500;
@@ -35,8 +35,9 @@ export const FuncionesField = ({ by }: Props) => {
   const record = useRecordContext();
   const translate = useTranslate();
   const filter = by === 'lugar' ? { lugar_id: record?.id } : { tipo_evento: by, evento_id: record?.id };
+  const hora = useHora();
   const { data = [], isPending } = useGetList('funciones', { filter, pagination: { page: 1, perPage: SHOWN }, sort: { field: 'inicio', order: 'ASC' } }, { enabled: record !== undefined });
-  if (record === undefined || isPending) return null;
+  if (record === undefined || isPending || hora === undefined) return null;
   const t = (field: string) => translate(`resources.funciones.fields.${field}`);
   const columns: Column<RaRecord>[] = [
     { title: t('inicio'), cell: (f) => shownWallClock(f.inicio) },
@@ -77,7 +78,7 @@ export const FuncionesField = ({ by }: Props) => {
       {data.length === 0 ? (
         <Typography variant="body2">{translate('cartelera.funciones.none')}</Typography>
       ) : (
-        <Rows label={translate('cartelera.funciones.title')} columns={columns} rows={upcomingFirst(data as (RaRecord & { inicio: string })[])} rowKey={(f) => f.id} />
+        <Rows label={translate('cartelera.funciones.title')} columns={columns} rows={upcomingFirst(data as (RaRecord & { inicio: string })[], hora.ahora)} rowKey={(f) => f.id} />
       )}
       {by !== 'lugar' && (
         <Stack direction="row" spacing={1} useFlexGap flexWrap="wrap">

@@ -19,7 +19,7 @@ import { FechaInput } from '../common/FechaInput';
 import { fechaFromText } from '../common/fecha';
 import { itemResourceOf } from '../common/tipoEvento';
 import { estadoChoices, LugarInput } from './FuncionInputs';
-import { shownWallClock } from './wallClock';
+import { shownWallClock, useHora } from './wallClock';
 
 const diaChoices = DIAS.map((dia) => ({ id: dia, name: dia.charAt(0).toUpperCase() + dia.slice(1) }));
 
@@ -42,16 +42,18 @@ function ruleOf(values: Record<string, unknown>): SeriesRule {
 }
 
 /**
- * What the rule will create, before it does: the service's own rule (catalogue/series.ts), read in
- * wall clocks; the service moves a start that falls in a spring-forward gap, which this does not show.
+ * What the rule will create, before it does: the service's own rule (catalogue/series.ts) in the
+ * service's zone, so a start in a spring-forward gap shows where the service will put it.
  */
 const Preview = () => {
   const translate = useTranslate();
   const values = useWatch();
+  const hora = useHora();
+  if (hora === undefined) return null;
   if (!values.desde || !values.hasta || !(values.dias as string[] | undefined)?.length || pieces(values.horas).length === 0) {
     return <Typography variant="body2">{translate('cartelera.series.incomplete')}</Typography>;
   }
-  const result = seriesStarts(ruleOf(values), 'UTC');
+  const result = seriesStarts(ruleOf(values), hora.zona);
   if ('problems' in result) {
     return (
       <Box component="ul" role="status">
