@@ -45,6 +45,8 @@ export interface Paces {
   pgbenchVersion?: string;
   /** `pgbench -N` with as many connections as cartelera's pool, on the server cartelera (PostgreSQL) used. */
   pgbench?: { clients: number; tps: number };
+  /** cartelera's create transaction driven by a bare `pg` script, as many connections, on its own database after its scenarios. */
+  bareCreates?: { clients: number; tps: number };
 }
 
 export interface RunInfo {
@@ -228,10 +230,11 @@ function problemsList(problems: string[]): string {
 }
 
 /** The Last run lines of what was measured beside the targets: the disk's syncs, pgbench. */
-function pacesLines({ fdatasyncPerS, pgbenchVersion, pgbench }: Paces): string {
+function pacesLines({ fdatasyncPerS, pgbenchVersion, pgbench, bareCreates }: Paces): string {
   const lines = [];
   if (fdatasyncPerS !== undefined) lines.push(`- The disk under the SQLite files: ${rate(fdatasyncPerS)} \`fdatasync\`s a second (4 kB appended before each), what a durable commit waits for`);
   if (pgbench) lines.push(`- PostgreSQL's own pace on the server cartelera (PostgreSQL) used, after its scenarios: \`pgbench -N\` (${pgbenchVersion ?? 'pgbench'}, scale 1, ${pgbench.clients} clients, \`fsync=on\`, \`synchronous_commit=on\`) ${rate(pgbench.tps)} transactions/s`);
+  if (bareCreates) lines.push(`- cartelera's create transaction (\`begin\`, the movie's insert, its change's insert, \`commit\`) driven by a bare \`pg\` script on ${bareCreates.clients} connections, on the same server and database: ${rate(bareCreates.tps)} transactions/s, what PostgreSQL gives cartelera's writes without the service between`);
   return lines.map((line) => `${line}\n`).join('');
 }
 

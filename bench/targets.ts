@@ -6,7 +6,7 @@ import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../test/embedded-postgres.js';
 import { startArguments } from '../test/service.js';
 import { CATEGORY_COUNT, category, movie } from './catalogue.js';
-import { pgbenchTps } from './pgbench.js';
+import { bareCreateTps, pgbenchTps } from './pgbench.js';
 import { node24 } from './registryNode.js';
 import { startDirectus } from './directus.js';
 import { startPlatformatic } from './platformatic.js';
@@ -108,6 +108,8 @@ export interface Target {
   restart?(): Promise<void>;
   /** cartelera on PostgreSQL only: `pgbench -N` on the same server, `clients` connections, `durationS` seconds: its transactions per second. */
   pgbench?(clients: number, durationS: number): number;
+  /** cartelera on PostgreSQL only: its create transaction from a bare `pg` script on its database (pgbench.ts, bareCreateTps). */
+  bareCreates?(clients: number, durationS: number): Promise<number>;
 }
 
 /**
@@ -131,10 +133,12 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
       await adminQuery(postgres.url, 'create database cartelera_bench');
       url.pathname = '/cartelera_bench';
       const target = await cartelera(name, movies, url.toString(), stopPostgres);
+      const bareCreates = (clients: number, durationS: number) => bareCreateTps(url.toString(), clients, durationS);
       await adminQuery(postgres.url, 'create database pgbench');
-      url.pathname = '/pgbench';
-      const pgbench = (clients: number, durationS: number) => pgbenchTps(url.toString(), clients, durationS);
-      return Object.assign(target, { pgbench });
+      const pgbenchUrl = new URL(url);
+      pgbenchUrl.pathname = '/pgbench';
+      const pgbench = (clients: number, durationS: number) => pgbenchTps(pgbenchUrl.toString(), clients, durationS);
+      return Object.assign(target, { pgbench, bareCreates });
     }
     case 'json-server':
       return jsonServer(movies, join(workDir, 'db.json'));

@@ -3,7 +3,7 @@
  * 200,000 showtimes, on the service as deployed (SQLite, then PostgreSQL). wrk asks, as the main
  * bench does (one thread, 32 connections), for lookups by title, then `GET /cartelera` for a week
  * near one of 20 points (`cerca`, `radio_km=3`, `_limit=50`), then `.jsonld` and `.ics` for the
- * same. Writes its section of docs/performance.md; runs alone too (`node --import tsx
+ * same, taking gzip as browsers and crawlers do. Writes its section of docs/performance.md; runs alone too (`node --import tsx
  * bench/whatsOn.ts` after `npm run build`). Env: BENCH_WHATS_ON_SECONDS (default 15).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,7 +104,7 @@ try {
   writeSection(DOC, START, END, [
     "## What's on",
     '',
-    `\`npm run bench\` (bench/whatsOn.ts), ${utcMinute()}, Node ${process.version}: a store of ${VENUES.toLocaleString('en-US')} venues within about 15 km of the centre of Buenos Aires, each with a series of ${PER_VENUE} showtimes (${(VENUES * PER_VENUE).toLocaleString('en-US')} in all, over 50 days) and ${MOVIES.toLocaleString('en-US')} movies. wrk (one thread, 32 connections, ${SECONDS} s each) asks for lookups by title, then for the week of ${WEEK.desde} near one of 20 points (\`cerca\`, \`radio_km=3\`; \`_limit=50\` for \`/cartelera\`), as JSON, JSON-LD and iCalendar. Answers are kept as the other answers are (dropped when a table they read changes).`,
+    `\`npm run bench\` (bench/whatsOn.ts), ${utcMinute()}, Node ${process.version}: a store of ${VENUES.toLocaleString('en-US')} venues within about 15 km of the centre of Buenos Aires, each with a series of ${PER_VENUE} showtimes (${(VENUES * PER_VENUE).toLocaleString('en-US')} in all, over 50 days) and ${MOVIES.toLocaleString('en-US')} movies. wrk (one thread, 32 connections, ${SECONDS} s each) asks for lookups by title, then for the week of ${WEEK.desde} near one of 20 points (\`cerca\`, \`radio_km=3\`; \`_limit=50\` for \`/cartelera\`), as JSON, JSON-LD and iCalendar, with \`Accept-Encoding: gzip\` as browsers, calendar apps and search engines send it. Answers are kept as the other answers are (dropped when a table they read changes), each gzipped once when first asked for so.`,
     '',
     '| store | request | rate | p99 | rate ÷ lookups | non-2xx |',
     '|---|---|---:|---:|---:|---:|',

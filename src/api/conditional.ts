@@ -20,8 +20,9 @@ function parseTags(header: string): '*' | EntityTag[] {
 }
 
 /**
- * Every GET/HEAD 200 with a serialized body carries a strong ETag; an If-None-Match that matches
- * it (weak comparison, RFC 9110 §13.1.2) turns the answer into a bodiless 304.
+ * Every GET/HEAD 200 with a serialized body carries an ETag (strong, but for a gzipped answer:
+ * compressed.ts); an If-None-Match that matches it (weak comparison, RFC 9110 §13.1.2) turns the
+ * answer into a bodiless 304.
  */
 export function conditionalGets(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -43,12 +44,12 @@ export function conditionalGets(app: FastifyInstance): void {
   });
 }
 
-/** True when If-None-Match names the current representation, so the GET answers 304. */
+/** True when If-None-Match names the current representation, so the GET answers 304 (weak comparison: opaque-tags alike). */
 function isNotModified(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const tags = parseTags(header);
-  // Our ETags are strong, so the weak comparison reduces to comparing opaque-tags.
-  return tags === '*' || tags.some((tag) => tag.opaque === etag);
+  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
+  return tags === '*' || tags.some((tag) => tag.opaque === opaque);
 }
 
 function notModified(reply: FastifyReply): void {
@@ -56,6 +57,7 @@ function notModified(reply: FastifyReply): void {
   // A 304 carries the validators, not the representation's metadata (RFC 9110 §15.4.5).
   reply.removeHeader('content-type');
   reply.removeHeader('content-length');
+  reply.removeHeader('content-encoding');
 }
 
 /**

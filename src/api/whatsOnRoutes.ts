@@ -12,6 +12,7 @@ import type { FieldKind } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { funciones, peliculas } from '../resources/index.js';
 import { ANSWER_CACHE_LIMITS } from './crudRoutes.js';
+import { sendKept } from './compressed.js';
 import { badRequest, ErrorBody } from './errors.js';
 import { linkHeader } from './link.js';
 import { MAX_PAGE, parseListQuery, type RawQuery } from './listQuery.js';
@@ -103,12 +104,12 @@ export function whatsOnRoutes(app: FastifyInstance, db: Db, versions: Versions, 
       const headers = { 'x-total-count': String(total), link: linkHeader('/cartelera', known(raw, true), window, total) };
       return { body: JSON.stringify(await listingsOf(db, rows)), headers };
     });
-    return reply.headers(answer.headers).send(answer.body);
+    return sendKept(request, reply, answer);
   });
   app.get('/cartelera.ics', described("What's on as an iCalendar (RFC 5545) feed", 'carteleraIcs', 'text/calendar', 'A VCALENDAR with a VEVENT per showtime, and the showtimes deleted lately, cancelled.', false), async (request, reply) => {
     const { query: q } = parseWhatsOn(request.query as RawQuery, options.timeZone, false);
     const answer = await answers(asked('/cartelera.ics', q), 'text/calendar; charset=utf-8', async () => ({ body: await whatsOnCalendar(db, q, options) }));
-    return reply.headers(answer.headers).send(answer.body);
+    return sendKept(request, reply, answer);
   });
   app.get('/cartelera.jsonld', described("What's on as schema.org JSON-LD", 'carteleraJsonLd', 'application/ld+json', 'One @graph of ScreeningEvent, TheaterEvent and Event nodes.', false), async (request, reply) => {
     const { query: q } = parseWhatsOn(request.query as RawQuery, options.timeZone, false);
@@ -116,7 +117,7 @@ export function whatsOnRoutes(app: FastifyInstance, db: Db, versions: Versions, 
     const answer = await answers(asked('/cartelera.jsonld', q, publicUrl), 'application/ld+json; charset=utf-8', async () => ({
       body: await whatsOnJsonLd(db, q, { publicUrl, timeZone: options.timeZone }),
     }));
-    return reply.headers(answer.headers).send(answer.body);
+    return sendKept(request, reply, answer);
   });
   const Hora = Type.Object({
     zona: Type.String({ description: 'TIMEZONE: the IANA zone where the catalogue\'s events happen.' }),

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Database } from '../db/schema.js';
 import { etagOf } from './etag.js';
 import type { TableState, Versions } from './versions.js';
@@ -10,6 +12,21 @@ export interface CachedAnswer {
    * X-Total-Count and Link, and its ETag. A hit then sets them in one call.
    */
   headers: Record<string, string>;
+  /**
+   * The body gzipped, made the first time a client that takes gzip asks (off the event loop), then
+   * kept with the answer; absent where compressing is not worth it.
+   */
+  gzipped?: () => Promise<Buffer>;
+}
+
+/** An answer smaller than this is sent as it is: gzip would save less than a packet. */
+const WORTH_COMPRESSING = 1400;
+const gzipAsync = promisify(gzip);
+
+/** `body`'s gzip, made once, when first asked for. */
+function gzippedOnce(body: Buffer): () => Promise<Buffer> {
+  let made: Promise<Buffer> | undefined;
+  return () => (made ??= gzipAsync(body));
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -148,7 +165,11 @@ export function tablesAnswerCache(versions: Versions, tables: readonly (keyof Da
     if (!made) {
       made = make().then((m) => {
         const etag = etagOf(m.body);
-        const answer = { body: Buffer.from(m.body), etag, headers: { 'content-type': type, ...m.headers, etag } };
+        const body = Buffer.from(m.body);
+        const answer = {
+          body, etag, headers: { 'content-type': type, ...m.headers, etag },
+          ...(body.length >= WORTH_COMPRESSING && { gzipped: gzippedOnce(body) }),
+        };
         // Kept only if no newer version was seen while the rows were read.
         if (seen === now) keep(asked, answer);
         return answer;

@@ -4,6 +4,7 @@
 // offsets in a zone with daylight saving (Europe/Madrid) and one without (Buenos Aires), ETags.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { assertError, buildTestApp, createArtista, createCategoria, createEventoUrbano, createObra, createParticipacion, createPelicula, send, unique, type Json } from '../helpers.js';
@@ -207,6 +208,41 @@ describe(`GET /cartelera (${backend})`, () => {
       assert.equal(moved.statusCode, 200, path);
       assert.notEqual(moved.headers.etag, etag);
     }
+  });
+
+  it('when a client takes gzip, then a large answer of all three comes gzipped, the same bytes once gunzipped, under a weak ETag that 304s as the strong one does; a small one, or a client that does not take gzip, gets the bytes as they are', async () => {
+    const pelicula = await createPelicula(utc);
+    const lugar = await createLugar(utc);
+    for (const hour of ['14:00', '16:00', '18:00', '20:00', '22:00']) await createFuncion(utc, { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, inicio: `2031-08-01T${hour}` });
+    const get = (url: string, headers: Record<string, string> = {}) => utc.inject({ method: 'GET', url, headers });
+    for (const path of ['/cartelera', '/cartelera.ics', '/cartelera.jsonld']) {
+      const url = `${path}?desde=2031-08-01&hasta=2031-08-01&lugar_id=${lugar.id}`;
+      const plain = await get(url);
+      assert.equal(plain.statusCode, 200, path);
+      assert.ok(plain.rawPayload.length >= 1400, `${path}: ${plain.rawPayload.length} bytes, enough to compress`);
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.headers.vary, 'accept-encoding');
+      const strong = String(plain.headers.etag);
+      assert.match(strong, /^"/);
+      for (const refused of ['identity', 'gzip;q=0, identity', 'br']) {
+        const other = await get(url, { 'accept-encoding': refused });
+        assert.deepEqual([other.headers['content-encoding'], other.headers.etag, other.rawPayload.equals(plain.rawPayload)], [undefined, strong, true], `${path}, ${refused}`);
+      }
+      const zipped = await get(url, { 'accept-encoding': 'gzip, deflate, br' });
+      assert.equal(zipped.headers['content-encoding'], 'gzip', path);
+      assert.equal(zipped.headers.etag, `W/${strong}`);
+      assert.equal(zipped.headers['content-type'], plain.headers['content-type']);
+      assert.ok(zipped.rawPayload.length < plain.rawPayload.length / 2, `${path}: ${zipped.rawPayload.length} of ${plain.rawPayload.length} bytes`);
+      assert.ok(gunzipSync(zipped.rawPayload).equals(plain.rawPayload), `${path}: the same bytes once gunzipped`);
+      for (const etag of [strong, `W/${strong}`]) {
+        const again = await get(url, { 'accept-encoding': 'gzip', 'if-none-match': etag });
+        assert.deepEqual([again.statusCode, again.body, again.headers['content-encoding']], [304, '', undefined], `${path}, If-None-Match ${etag}`);
+      }
+      const head = await utc.inject({ method: 'HEAD', url, headers: { 'accept-encoding': 'gzip' } });
+      assert.deepEqual([head.statusCode, head.headers['content-encoding'], head.headers['content-length'], head.body], [200, 'gzip', String(zipped.rawPayload.length), '']);
+    }
+    const small = await get('/cartelera?desde=2031-08-02&hasta=2031-08-02&lugar_id=' + lugar.id, { 'accept-encoding': 'gzip' });
+    assert.deepEqual([small.statusCode, small.body, small.headers['content-encoding']], [200, '[]', undefined], 'two bytes are sent as they are');
   });
 
   it('when the item, its category, the venue or an artist changes, then all three answer anew, never a kept answer of before', async () => {
