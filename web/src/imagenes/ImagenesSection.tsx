@@ -51,7 +51,8 @@ export const ImagenesSection = () => {
   };
 
   return (
-    <Box component="section" aria-labelledby="imagenes-titulo" sx={{ p: 2 }}>
+    // On a phone the form's toolbar is fixed over the screen's foot: room below, so that nothing stays under it.
+    <Box component="section" aria-labelledby="imagenes-titulo" sx={{ p: 2, pb: { xs: 10, sm: 2 } }}>
       <Divider sx={{ mb: 2 }} />
       <Typography variant="h6" component="h2" id="imagenes-titulo">
         {translate('cartelera.imagenes.title')}

@@ -48,6 +48,7 @@ export const UploadZone = ({ recurso, clave, onUploaded }: { recurso: string; cl
     setBusy(true);
     for (const p of pending) {
       try {
+        change(p.key, { progress: 0 });
         await dataProvider.uploadImage({ recurso, clave, alt: p.alt, credito: p.credito }, p.file, (progress) => change(p.key, { progress }));
         setPending((now) => now.filter((q) => q.key !== p.key));
         onUploaded();
