@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { accessibilityViolations, launchChromium, openPage, startService, type Watched } from './browser.js';
+import { accessibilityViolations, launchChromium, openPage, screenshot, startService, type Watched } from './browser.js';
 
 type Started = Awaited<ReturnType<typeof startService>>;
 type Json = Record<string, unknown>;
@@ -130,6 +130,7 @@ describe('images in the admin', () => {
     await page.getByRole('listitem', { name: 'Imagen 1 de 2' }).getByText('Dos niñas en una pileta').first().waitFor({ state: 'attached' });
     assert.deepEqual((await images('peliculas', pelicula.id)).map((i) => i.id), [first.id, second.id]);
     await accessible(page, 'a movie with two images');
+    await screenshot(page, 'admin-imagenes');
 
     // Deleting the poster, then restoring it from the Papelera: back at its place.
     await written(page, 'DELETE', () => page.getByRole('button', { name: 'Eliminar la imagen 1' }).click());
@@ -150,6 +151,7 @@ describe('images in the admin', () => {
     assert.match(src, new RegExp(`^/imagenes/${String(first.id)}/archivo\\?ancho=\\d+$`));
     assert.ok(Number(await page.evaluate(`document.querySelector('img[alt="Dos niñas en una pileta verde de agua estancada"]').naturalWidth`)) <= 256);
     await accessible(page, 'the movies with their posters');
+    await screenshot(page, 'admin-carteles');
     await closeAll();
   });
 
