@@ -35,6 +35,15 @@ export const fieldLabels = {
   },
 } as const satisfies Record<string, Record<string, string>>;
 
+/**
+ * The admin's labels of an image's fields. Images are not in resourceLabels/fieldLabels: those name
+ * the spreadsheets' sheets and columns, where images keep the interface's names.
+ */
+export const imageLabels = {
+  name: ['Imagen', 'Imágenes'],
+  fields: { id: 'Id', recurso: 'Recurso', clave: 'Registro', alt: 'Texto alternativo', credito: 'Crédito', foco_x: 'Foco horizontal (%)', foco_y: 'Foco vertical (%)', orden: 'Orden', ancho: 'Ancho', alto: 'Alto', tipo: 'Tipo', bytes: 'Bytes', url: 'Dirección' },
+} as const;
+
 /** A resource's labels by its path name: one and many (the name itself where none is declared). */
 export const labelsOfResource = (name: string): readonly [string, string] =>
   (resourceLabels as Record<string, readonly [string, string]>)[name] ?? [name, name];

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { cropStart } from '../catalogue/crop.js';
 
 /** The widths and heights a rendition may have (contract, "Images"). */
 export const SIZES = [64, 128, 256, 320, 480, 640, 960, 1280, 1920, 2560] as const;
@@ -59,15 +60,14 @@ export async function render(source: Source, wanted: Wanted, opaque: boolean): P
     const scale = Math.max(box.width / source.ancho, box.height / source.alto);
     const sw = Math.max(box.width, Math.round(source.ancho * scale));
     const sh = Math.max(box.height, Math.round(source.alto * scale));
-    const left = clamp(Math.round((source.foco_x / 100) * sw - box.width / 2), 0, sw - box.width);
-    const top = clamp(Math.round((source.foco_y / 100) * sh - box.height / 2), 0, sh - box.height);
+    const left = cropStart(source.foco_x, sw, box.width);
+    const top = cropStart(source.foco_y, sh, box.height);
     image = sharp(await image.resize(sw, sh, { fit: 'fill' }).toBuffer()).extract({ left, top, width: box.width, height: box.height });
   }
   if (wanted.formato === 'jpeg' && !opaque) image = image.flatten({ background: '#ffffff' });
   return image.toFormat(wanted.formato).toBuffer();
 }
 
-const clamp = (n: number, low: number, high: number) => Math.min(high, Math.max(low, n));
 
 /** Whether an original has no transparency (then a format chosen for it is JPEG, else PNG). */
 export async function isOpaque(datos: Buffer): Promise<boolean> {

@@ -1,8 +1,9 @@
 import { ConflictAwareEdit } from '../common/ConflictAwareEdit';
+import { ImagenesSection } from '../imagenes';
 import { ArtistaInputs } from './ArtistaInputs';
 
 export const ArtistaEdit = () => (
-  <ConflictAwareEdit>
+  <ConflictAwareEdit below={<ImagenesSection />}>
     <ArtistaInputs editing />
   </ConflictAwareEdit>
 );

@@ -1,7 +1,7 @@
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import { Alert, Button, Card, CardContent, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
-import { ListContextProvider, ResourceContextProvider, Title, useDataProvider, useGetList, useList, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { ListContextProvider, ResourceContextProvider, type Identifier, Title, useDataProvider, useGetList, useList, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ShowLink } from '../common/ShowLink';
 import type { CarteleraDataProvider } from '../dataProvider';
 import { ChangePagination, ChangeRows } from './ChangeRows';
@@ -50,7 +50,7 @@ export const Papelera = () => {
                 columns={['record', 'resource', 'who', 'when']}
                 action={(change) =>
                   restored.has(change.id) ? (
-                    <ShowLink resource={change.recurso} id={change.clave}>
+                    <ShowLink {...pageOf(change)}>
                       {translate('cartelera.changes.alreadyRestored')}
                     </ShowLink>
                   ) : (
@@ -66,6 +66,13 @@ export const Papelera = () => {
     </Card>
   );
 };
+
+/** Where a restored record is seen: its page; an image's, on the page of the record it belongs to. */
+function pageOf(change: Change): { resource: string; id: Identifier } {
+  const image = change.antes as { recurso?: string; clave?: number } | null;
+  if (change.recurso === 'imagenes' && image?.recurso !== undefined && image.clave !== undefined) return { resource: image.recurso, id: image.clave };
+  return { resource: change.recurso, id: change.clave };
+}
 
 /** Undoes a deletion, then reads the page again: the row then links to the record. */
 const RestoreButton = ({ change }: { change: Change }) => {

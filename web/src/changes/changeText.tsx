@@ -29,10 +29,11 @@ export function useChangeText() {
   };
 }
 
-/** What names the record a change is about: its title, name, or "Participación 4". */
+/** What names the record a change is about: its title, name, an image's alt text, or "#4". */
 function title(change: Change): string {
   const record = (change.despues ?? change.antes ?? {}) as Record<string, unknown>;
   const name = record.titulo ?? (record.nombre !== undefined && record.apellido !== undefined ? `${String(record.nombre)} ${String(record.apellido)}` : record.nombre);
-  return name !== undefined ? String(name) : `#${change.clave}`;
+  const named = name ?? record.alt;
+  return named !== undefined ? String(named) : `#${change.clave}`;
 }
 

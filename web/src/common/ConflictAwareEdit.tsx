@@ -5,9 +5,10 @@ import { Edit, SimpleForm, useEditContext, useNotify, useTranslate, type EditPro
 /**
  * An edit page whose save is refused with 412 when someone changed the record meanwhile (the data
  * provider sends If-Match). The page then offers to reload the record: the form keeps what the
- * user typed (keepDirtyValues) and takes the stored values elsewhere, with the new ETag.
+ * user typed (keepDirtyValues) and takes the stored values elsewhere, with the new ETag. `below`
+ * goes after the form, outside it (the record's images, which are saved one by one).
  */
-export const ConflictAwareEdit = ({ children, ...props }: Omit<EditProps, 'children'> & { children: ReactNode }) => {
+export const ConflictAwareEdit = ({ children, below, ...props }: Omit<EditProps, 'children'> & { children: ReactNode; below?: ReactNode }) => {
   const [conflict, setConflict] = useState(false);
   const notify = useNotify();
   function onError(error: unknown) {
@@ -21,6 +22,7 @@ export const ConflictAwareEdit = ({ children, ...props }: Omit<EditProps, 'child
     <Edit mutationMode="pessimistic" redirect="show" mutationOptions={{ onError }} {...props}>
       {conflict && <EditConflictAlert onReloaded={() => setConflict(false)} />}
       <SimpleForm resetOptions={{ keepDirtyValues: true }}>{children}</SimpleForm>
+      {below}
     </Edit>
   );
 };

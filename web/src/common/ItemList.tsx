@@ -1,15 +1,19 @@
 import { DataTable, List } from 'react-admin';
+import { Poster, withImages } from '../imagenes';
 import { CategoriaField } from './categoria';
 import { itemFilters } from './filters';
 import { ListActions } from './ListActions';
 import { ResponsiveTable } from './ResponsiveTable';
 import { ShowLink } from './ShowLink';
 
-/** The list of movies, and of works: the same columns and filters (title, duration, category). */
+/** The list of movies, and of works: the same columns and filters (poster, title, duration, category). */
 export const ItemList = () => (
-  <List filters={itemFilters} actions={<ListActions />}>
-    <ResponsiveTable primaryText={(r) => r.titulo} secondaryText={(r) => `${r.duracion} min`}>
+  <List queryOptions={withImages} filters={itemFilters} actions={<ListActions />}>
+    <ResponsiveTable leftIcon={() => <Poster />} primaryText={(r) => r.titulo} secondaryText={(r) => `${r.duracion} min`}>
       <DataTable.Col source="id" />
+      <DataTable.Col source="imagenes" label="cartelera.imagenes.poster" disableSort>
+        <Poster />
+      </DataTable.Col>
       <DataTable.Col source="titulo" render={(r) => <ShowLink>{r.titulo}</ShowLink>} />
       <DataTable.NumberCol source="duracion" />
       <DataTable.Col source="categoria_id">

@@ -18,6 +18,8 @@ interface Options {
   body?: unknown;
   ifMatch?: string;
   contentType?: string;
+  /** Called as a form's bytes go out, from 0 to 1 (fetch cannot tell: such a request goes by XMLHttpRequest). */
+  onProgress?: (sent: number) => void;
 }
 
 const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
@@ -42,7 +44,7 @@ export async function request(method: string, path: string, options: Options = {
   }
 }
 
-async function send(method: string, path: string, { body, ifMatch, contentType }: Options): Promise<Answer> {
+async function send(method: string, path: string, { body, ifMatch, contentType, onProgress }: Options): Promise<Answer> {
   const headers = new Headers({ Accept: 'application/json' });
   // A form (an upload) sets its own multipart type and boundary.
   const form = body instanceof FormData;
@@ -50,13 +52,20 @@ async function send(method: string, path: string, { body, ifMatch, contentType }
   if (ifMatch !== undefined) headers.set('If-Match', ifMatch);
   const key = isWrite(method) ? writeKey.get() : undefined;
   if (key !== undefined) headers.set('Authorization', `Bearer ${key}`);
-  let response: Response;
+  let response: { status: number; headers: Headers; text: string };
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : form ? body : JSON.stringify(body) });
+    response =
+      form && onProgress
+        ? await sendForm(method, path, headers, body, onProgress)
+        : await fetch(path, { method, headers, body: body === undefined ? undefined : form ? body : JSON.stringify(body) }).then(async (r) => ({
+            status: r.status,
+            headers: r.headers,
+            text: await r.text(),
+          }));
   } catch {
     throw new HttpError('cartelera.errors.unreachable', 0);
   }
-  const text = await response.text();
+  const { text } = response;
   let json: unknown;
   try {
     json = text === '' ? undefined : JSON.parse(text);
@@ -64,6 +73,26 @@ async function send(method: string, path: string, { body, ifMatch, contentType }
     json = undefined;
   }
   return { status: response.status, headers: response.headers, text, json };
+}
+
+/** A form sent by XMLHttpRequest, whose upload reports its progress. */
+function sendForm(method: string, path: string, headers: Headers, form: FormData, onProgress: (sent: number) => void) {
+  return new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, path);
+    headers.forEach((value, name) => xhr.setRequestHeader(name, value));
+    xhr.upload.addEventListener('progress', (event) => event.lengthComputable && onProgress(event.loaded / event.total));
+    xhr.addEventListener('load', () => {
+      const answerHeaders = new Headers();
+      for (const line of xhr.getAllResponseHeaders().trim().split(/\r?\n/)) {
+        const colon = line.indexOf(':');
+        if (colon > 0) answerHeaders.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+      }
+      resolve({ status: xhr.status, headers: answerHeaders, text: xhr.responseText });
+    });
+    xhr.addEventListener('error', () => reject(new Error('unreachable')));
+    xhr.send(form);
+  });
 }
 
 // "El campo 'duracion' es obligatorio." — one sentence per problem, each naming its field.

@@ -14,6 +14,7 @@ import { request, type Answer } from './http';
  *   with 412 too: that one is told apart by reading it again;
  * - a plain date bounding `fecha` means that whole day of the events' wall clock (see common/fecha.ts);
  * - a list is exported by `GET /exportar.<format>` with its own filter and sort parameters;
+ * - an image is uploaded as a multipart form, its progress heard (ImageMethods);
  * - the change log is the resource `cambios`, read as any list; undoing a change and following the
  *   live feed are the two methods beyond react-admin's (ChangeMethods).
  */
@@ -150,7 +151,15 @@ export interface Hora {
   ahora: string;
 }
 
-export type CarteleraDataProvider = DataProvider & ChangeMethods & VenueMethods;
+/** What the admin does with images beyond react-admin's methods. */
+export interface ImageMethods {
+  /** Uploads one picture (`POST /imagenes`, multipart) with its fields; `onProgress` hears the bytes go out (0 to 1). */
+  uploadImage(fields: { recurso: string; clave: Identifier; alt: string; credito?: string }, file: File, onProgress: (sent: number) => void): Promise<RaRecord>;
+  /** Changes the fields named (`PATCH /imagenes/{id}`): a move, a focal point, a text. Images move each other, so no If-Match. */
+  patchImage(id: Identifier, changes: Json): Promise<RaRecord>;
+}
+
+export type CarteleraDataProvider = DataProvider & ChangeMethods & VenueMethods & ImageMethods;
 
 // react-admin's methods are generic in the record type, which only the caller knows: the answers are cast.
 export const dataProvider: CarteleraDataProvider = {
@@ -231,6 +240,18 @@ export const dataProvider: CarteleraDataProvider = {
 
   async hora() {
     return (await request('GET', '/hora')).json as unknown as Hora;
+  },
+
+  async uploadImage(fields, file, onProgress) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, String(value));
+    form.append('archivo', file, file.name);
+    return fromApi('imagenes', (await request('POST', '/imagenes', { body: form, onProgress })).json as Json);
+  },
+
+  async patchImage(id, changes) {
+    const answer = await request('PATCH', one('imagenes', id), { body: changes, contentType: 'application/merge-patch+json' });
+    return fromApi('imagenes', answer.json as Json);
   },
 
   follow(filter, after, onChange, signal) {

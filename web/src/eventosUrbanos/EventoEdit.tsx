@@ -1,8 +1,9 @@
 import { ConflictAwareEdit } from '../common/ConflictAwareEdit';
+import { ImagenesSection } from '../imagenes';
 import { EventoInputs } from './EventoInputs';
 
 export const EventoEdit = () => (
-  <ConflictAwareEdit>
+  <ConflictAwareEdit below={<ImagenesSection />}>
     <EventoInputs />
   </ConflictAwareEdit>
 );

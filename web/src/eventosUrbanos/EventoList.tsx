@@ -1,4 +1,5 @@
 import { DataTable, List } from 'react-admin';
+import { Poster, withImages } from '../imagenes';
 import { CategoriaField, CategoriaInput } from '../common/categoria';
 import { FechaInput } from '../common/FechaInput';
 import { searchFilter } from '../common/filters';
@@ -15,9 +16,12 @@ const filters = [
 ];
 
 export const EventoList = () => (
-  <List filters={filters} actions={<ListActions />} sort={{ field: 'fecha', order: 'ASC' }}>
-    <ResponsiveTable primaryText={(r) => r.titulo} secondaryText={(r) => `${fechaText(r.fecha)} · ${r.lugar}`}>
+  <List queryOptions={withImages} filters={filters} actions={<ListActions />} sort={{ field: 'fecha', order: 'ASC' }}>
+    <ResponsiveTable leftIcon={() => <Poster />} primaryText={(r) => r.titulo} secondaryText={(r) => `${fechaText(r.fecha)} · ${r.lugar}`}>
       <DataTable.Col source="id" />
+      <DataTable.Col source="imagenes" label="cartelera.imagenes.poster" disableSort>
+        <Poster />
+      </DataTable.Col>
       <DataTable.Col source="titulo" render={(r) => <ShowLink>{r.titulo}</ShowLink>} />
       <DataTable.Col source="fecha">
         <FechaField />

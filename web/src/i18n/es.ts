@@ -1,5 +1,5 @@
 import type { TranslationMessages } from 'react-admin';
-import { fieldLabels, resourceLabels, valueLabels } from '../../../src/catalogue/labels';
+import { fieldLabels, imageLabels, resourceLabels, valueLabels } from '../../../src/catalogue/labels';
 import { raSpanish } from './raSpanish';
 
 /** react-admin's "one |||| many" from the resource's labels. */
@@ -50,6 +50,7 @@ export const spanishMessages: TranslationMessages = {
         q: 'Buscar',
       },
     },
+    imagenes: { name: imageLabels.name.join(' |||| '), fields: imageLabels.fields },
     lugares: { name: plural('lugares'), fields: { ...fieldLabels.lugares, q: 'Buscar' } },
     funciones: {
       name: plural('funciones'),
@@ -148,6 +149,33 @@ export const spanishMessages: TranslationMessages = {
       point: 'Ubicación',
       osm: 'ver en OpenStreetMap',
       noPoint: 'Sin coordenadas.',
+    },
+    imagenes: {
+      title: imageLabels.name[1],
+      none: 'Todavía no tiene imágenes. Agregue una o varias a la vez: la primera será su cartel.',
+      help: 'La primera es el cartel. Para ordenarlas, arrastre una imagen sobre otra o use «Subir» y «Bajar».',
+      drop: 'Arrastre aquí las imágenes (JPEG, PNG, WebP o AVIF), o elíjalas:',
+      choose: 'Elegir imágenes',
+      pending: 'Imágenes por agregar',
+      altHelp:
+        'Describa lo que muestra la imagen para quien no puede verla («La actriz, de perfil, bajo la lluvia en una calle de noche»), no «cartel», «foto» ni el nombre del archivo.',
+      altRequired: 'Escriba el texto alternativo: qué muestra la imagen.',
+      uploading: 'Progreso de «%{name}»',
+      discard: 'Quitar',
+      upload: 'Agregar %{smart_count} imagen |||| Agregar %{smart_count} imágenes',
+      number: 'Imagen %{orden} de %{total}',
+      poster: 'Cartel',
+      focus: 'Punto de interés: %{x} % del ancho, %{y} % del alto. Haga clic en la imagen o use las flechas para moverlo.',
+      focusHelp: 'Haga clic donde está lo importante (o use las flechas): los recortes lo mantienen a la vista.',
+      crops: 'Cómo se recorta:',
+      saveTexts: 'Guardar los textos',
+      up: 'Subir',
+      down: 'Bajar',
+      delete: 'Eliminar',
+      upOf: 'Subir la imagen %{orden}',
+      downOf: 'Bajar la imagen %{orden}',
+      deleteOf: 'Eliminar la imagen %{orden}',
+      deleted: 'Se eliminó la imagen. Puede restaurarla desde la Papelera.',
     },
     funciones: {
       title: 'Funciones',

@@ -1,8 +1,9 @@
 import { ConflictAwareEdit } from '../common/ConflictAwareEdit';
+import { ImagenesSection } from '../imagenes';
 import { LugarInputs } from './LugarInputs';
 
 export const LugarEdit = () => (
-  <ConflictAwareEdit>
+  <ConflictAwareEdit below={<ImagenesSection />}>
     <LugarInputs />
   </ConflictAwareEdit>
 );

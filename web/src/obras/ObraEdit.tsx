@@ -1,8 +1,9 @@
 import { ConflictAwareEdit } from '../common/ConflictAwareEdit';
+import { ImagenesSection } from '../imagenes';
 import { ObraInputs } from './ObraInputs';
 
 export const ObraEdit = () => (
-  <ConflictAwareEdit>
+  <ConflictAwareEdit below={<ImagenesSection />}>
     <ObraInputs />
   </ConflictAwareEdit>
 );

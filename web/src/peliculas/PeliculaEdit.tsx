@@ -1,8 +1,9 @@
 import { ConflictAwareEdit } from '../common/ConflictAwareEdit';
+import { ImagenesSection } from '../imagenes';
 import { PeliculaInputs } from './PeliculaInputs';
 
 export const PeliculaEdit = () => (
-  <ConflictAwareEdit>
+  <ConflictAwareEdit below={<ImagenesSection />}>
     <PeliculaInputs />
   </ConflictAwareEdit>
 );

@@ -1,0 +1,192 @@
+// The admin's images (a record's section Imágenes, the lists' posters) in a real Chromium, against
+// the service started with `npm start`; each journey is checked through the API afterwards.
+// SQLite only: the admin talks to the HTTP interface, which answers alike on both backends.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { accessibilityViolations, launchChromium, openPage, screenshot, startService, type Watched } from './browser.js';
+
+type Started = Awaited<ReturnType<typeof startService>>;
+type Json = Record<string, unknown>;
+const TIMEOUT = { timeout: 120_000 };
+
+/** A 768×256 PNG whose red channel tells the column (x / 3): where a crop starts can be read from its pixels. */
+const ramp = (blue: number) =>
+  sharp(Buffer.from(Array.from({ length: 768 * 256 }, (_, i) => [Math.floor((i % 768) / 3), 80, blue]).flat()), { raw: { width: 768, height: 256, channels: 3 } })
+    .png()
+    .toBuffer();
+
+describe('images in the admin', () => {
+  let service: Started;
+  let browser: Browser;
+  let opened: Watched[] = [];
+  let pictures: [Buffer, Buffer];
+  before(async () => {
+    [service, browser, pictures] = await Promise.all([startService(), launchChromium(), Promise.all([ramp(0), ramp(200)] as const)]);
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.cleanUp();
+  });
+
+  async function open(width: number): Promise<Page> {
+    const watched = await openPage(browser, { width });
+    opened.push(watched);
+    return watched.page;
+  }
+  async function closeAll() {
+    const problems = opened.flatMap((w) => w.problems);
+    await Promise.all(opened.map((w) => w.context.close()));
+    opened = [];
+    assert.deepEqual(problems, [], 'no console errors and no CSP violations');
+  }
+  const images = async (recurso: string, clave: unknown) => service.api.list(`/imagenes?recurso=${recurso}&clave=${String(clave)}&_sort=orden`);
+  async function accessible(page: Page, name: string) {
+    assert.deepEqual(await accessibilityViolations(page), [], `${name}: WCAG 2.2 AA violations`);
+  }
+  /** Waits for the answer to a write of an image, made by `act`. */
+  async function written(page: Page, method: string, act: () => Promise<unknown>) {
+    const answered = page.waitForResponse((r) => r.request().method() === method && /\/imagenes(\/\d+)?$/.test(new URL(r.url()).pathname));
+    await act();
+    const response = await answered;
+    assert.ok(response.ok(), `${method} ${response.url()}: ${response.status()}`);
+  }
+  /** Waits until the section lists `n` images. */
+  const listed = (page: Page, n: number) => page.getByRole('listitem', { name: `Imagen ${n} de ${n}` }).waitFor();
+
+  it('when two pictures are added at once with their alt texts, moved, focused, deleted and restored, then the API holds each step and the list shows the poster', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Drama' });
+    const pelicula = await service.api.create('/peliculas', { titulo: 'La ciénaga', sipnosis: 'Verano en Salta.', duracion: 103, categoria_id: categoria.id });
+    const page = await open(1280);
+    await page.goto(`${service.base}/admin/#/peliculas/${String(pelicula.id)}`);
+    await page.getByRole('heading', { name: 'Imágenes' }).waitFor();
+    await page.locator('input[type=file][name=imagenes]').setInputFiles([
+      { name: 'cartel.png', mimeType: 'image/png', buffer: pictures[0] },
+      { name: 'escena.png', mimeType: 'image/png', buffer: pictures[1] },
+    ]);
+    // Without their alt texts nothing goes out, and each says why.
+    await page.getByRole('button', { name: 'Agregar 2 imágenes' }).click();
+    assert.equal(await page.getByText('Escriba el texto alternativo: qué muestra la imagen.').count(), 2);
+    assert.deepEqual(await images('peliculas', pelicula.id), []);
+    await page.locator('[name=alt-1]').fill('Dos niñas en una pileta verde de agua estancada');
+    await page.locator('[name=credito-1]').fill('Archivo Lita Stantic');
+    await page.locator('[name=alt-2]').fill('Una familia almuerza bajo una galería en la siesta');
+    await accessible(page, 'pictures chosen, before their upload');
+    // Each file shows its own progress while it goes out: the first upload is held until its bar is seen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/imagenes', async (route) => {
+      await held;
+      await route.continue();
+    }, { times: 1 });
+    await page.getByRole('button', { name: 'Agregar 2 imágenes' }).click();
+    await page.getByRole('progressbar', { name: 'Progreso de «cartel.png»' }).waitFor();
+    release();
+    await listed(page, 2);
+    let stored = await images('peliculas', pelicula.id);
+    assert.deepEqual(
+      stored.map((i) => [i.alt, i.credito, i.orden, i.ancho, i.alto]),
+      [
+        ['Dos niñas en una pileta verde de agua estancada', 'Archivo Lita Stantic', 1, 768, 256],
+        ['Una familia almuerza bajo una galería en la siesta', null, 2, 768, 256],
+      ],
+    );
+    const [first, second] = stored as [Json, Json];
+
+    // The focal point: a click a quarter of the way across, then the keyboard moves it.
+    const picture = page.getByRole('button', { name: /^Punto de interés/ }).first();
+    const box = await picture.boundingBox();
+    assert.ok(box);
+    await written(page, 'PATCH', () => picture.click({ position: { x: box.width * 0.25, y: box.height * 0.75 } }));
+    await written(page, 'PATCH', () => picture.press('ArrowRight'));
+    await page.getByRole('button', { name: /^Punto de interés: 30 % del ancho, 75 % del alto/ }).waitFor();
+    stored = await images('peliculas', pelicula.id);
+    assert.deepEqual([stored[0]?.foco_x, stored[0]?.foco_y], [30, 75]);
+    // The 1:1 preview shows the crop the API cuts: its left edge is the same column of the original.
+    const rendition = await fetch(`${service.base}/imagenes/${String(first.id)}/archivo?ancho=256&alto=256&ajuste=cubrir&formato=png`);
+    const { data } = await sharp(Buffer.from(await rendition.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    const apiColumn = Number(data[0]) * 3;
+    const previewColumn = Number(
+      await page.evaluate(`(async () => {
+        const img = document.querySelector('li[aria-label="Imagen 1 de 2"] img[data-recorte="1:1"]');
+        await img.decode();
+        const [x] = getComputedStyle(img).objectPosition.split(' ').map(parseFloat);
+        const scale = Math.max(img.clientWidth / img.naturalWidth, img.clientHeight / img.naturalHeight);
+        const scaled = img.naturalWidth * scale;
+        return ((x / 100) * (scaled - img.clientWidth) / scaled) * 768;
+      })()`),
+    );
+    assert.ok(Math.abs(previewColumn - apiColumn) <= 4, `preview starts at column ${previewColumn}, the API's crop at ${apiColumn}`);
+
+    // Reordering: Bajar by the keyboard, then dragging the second back onto the first.
+    await written(page, 'PATCH', async () => {
+      await page.getByRole('button', { name: 'Bajar la imagen 1' }).focus();
+      await page.keyboard.press('Enter');
+    });
+    await page.getByRole('listitem', { name: 'Imagen 1 de 2' }).getByText('Una familia almuerza').first().waitFor({ state: 'attached' });
+    assert.deepEqual((await images('peliculas', pelicula.id)).map((i) => i.id), [second.id, first.id]);
+    await written(page, 'PATCH', () => page.getByRole('listitem', { name: 'Imagen 2 de 2' }).dragTo(page.getByRole('listitem', { name: 'Imagen 1 de 2' })));
+    await page.getByRole('listitem', { name: 'Imagen 1 de 2' }).getByText('Dos niñas en una pileta').first().waitFor({ state: 'attached' });
+    assert.deepEqual((await images('peliculas', pelicula.id)).map((i) => i.id), [first.id, second.id]);
+    await accessible(page, 'a movie with two images');
+    await screenshot(page, 'admin-imagenes');
+
+    // Deleting the poster, then restoring it from the Papelera: back at its place.
+    await written(page, 'DELETE', () => page.getByRole('button', { name: 'Eliminar la imagen 1' }).click());
+    await page.getByText('Puede restaurarla desde la Papelera').waitFor();
+    assert.deepEqual((await images('peliculas', pelicula.id)).map((i) => i.id), [second.id]);
+    await page.goto(`${service.base}/admin/#/papelera`);
+    const row = page.getByRole('row').filter({ hasText: 'Dos niñas en una pileta' });
+    await row.getByRole('button', { name: 'Restaurar' }).click();
+    await page.getByText('Se restauró «Dos niñas en una pileta verde de agua estancada».').waitFor();
+    assert.deepEqual((await images('peliculas', pelicula.id)).map((i) => [i.id, i.orden]), [[first.id, 1], [second.id, 2]]);
+
+    // The list shows the poster, from a rendition no wider than 256 px, with its alt text.
+    await page.goto(`${service.base}/admin/#/peliculas`);
+    const poster = page.getByRole('img', { name: 'Dos niñas en una pileta verde de agua estancada' });
+    await poster.waitFor();
+    await page.evaluate(`document.querySelector('img[alt="Dos niñas en una pileta verde de agua estancada"]').decode()`);
+    const src = String(await poster.getAttribute('src'));
+    assert.match(src, new RegExp(`^/imagenes/${String(first.id)}/archivo\\?ancho=\\d+$`));
+    assert.ok(Number(await page.evaluate(`document.querySelector('img[alt="Dos niñas en una pileta verde de agua estancada"]').naturalWidth`)) <= 256);
+    await accessible(page, 'the movies with their posters');
+    await screenshot(page, 'admin-carteles');
+    await closeAll();
+  });
+
+  it('when a phone (360 px) drops a picture on the zone of an artist, then it is uploaded with its alt text, focused by the keyboard, and the events list shows a poster', TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Murga' });
+    const evento = await service.api.create('/eventosUrbanos', { titulo: 'Corso de Boedo', descripcion: 'Murgas.', fecha: '2027-02-20T21:00:00', lugar: 'Av. Boedo', categoria_id: categoria.id });
+    await service.api.create('/artistas', { dni: 30111222, nombre: 'Lidia', apellido: 'Borda', tipo: 'cantante', descripcion: 'Murguista.' });
+    const page = await open(360);
+    for (const [path, recurso, clave] of [['artistas/30111222', 'artistas', 30111222], [`eventosUrbanos/${String(evento.id)}`, 'eventosUrbanos', evento.id]] as const) {
+      await page.goto(`${service.base}/admin/#/${path}`);
+      await page.getByRole('heading', { name: 'Imágenes' }).waitFor();
+      // A drop carries the files as a browser's drag from the desktop does.
+      await page.getByTestId('zona-imagenes').dispatchEvent('drop', {
+        dataTransfer: await page.evaluateHandle(
+          `(() => { const t = new DataTransfer(); t.items.add(new File([Uint8Array.from(atob('${pictures[1].toString('base64')}'), (c) => c.charCodeAt(0))], 'retrato.png', { type: 'image/png' })); return t; })()`,
+        ),
+      });
+      await page.locator('[name=alt-1]').fill('Una murguista con galera y levita de lentejuelas');
+      // On a phone the form's toolbar stays over the screen's foot: the keyboard presses the button.
+      await written(page, 'POST', async () => {
+        await page.getByRole('button', { name: 'Agregar 1 imagen' }).focus();
+        await page.keyboard.press('Enter');
+      });
+      await listed(page, 1);
+      await written(page, 'PATCH', () => page.getByRole('button', { name: /^Punto de interés/ }).press('ArrowUp'));
+      const [stored] = await images(recurso, clave);
+      assert.deepEqual([stored?.alt, stored?.foco_x, stored?.foco_y], ['Una murguista con galera y levita de lentejuelas', 50, 45]);
+      assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= 360, `${path}: wider than 360 px`);
+      await accessible(page, `${path} with an image, at 360 px`);
+    }
+    await page.goto(`${service.base}/admin/#/eventosUrbanos`);
+    const poster = page.getByRole('img', { name: 'Una murguista con galera y levita de lentejuelas' });
+    await poster.waitFor();
+    assert.match(String(await poster.getAttribute('src')), /\/archivo\?ancho=128$/);
+    await accessible(page, 'the events with their posters, at 360 px');
+    await closeAll();
+  });
+});

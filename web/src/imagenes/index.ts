@@ -1,0 +1,2 @@
+export { ImagenesSection } from './ImagenesSection';
+export { Poster, withImages } from './Poster';
