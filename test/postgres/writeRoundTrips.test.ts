@@ -55,7 +55,7 @@ it('when a movie is created, updated and deleted alone, then each write sends it
 
 it('when a write alone is refused by the store, then it answers the sentence naming why, and stores nothing', async () => {
   const { db } = store;
-  const { id: categoria_id } = await createRecord(db, categorias, { nombre: 'Comedia' }, context);
+  const categoria_id = (await createRecord(db, categorias, { nombre: 'Comedia' }, context)).id as number;
   await createRecord(db, peliculas, { titulo: 'Bruma', sipnosis: 'Niebla.', duracion: 80, categoria_id }, context);
   const changes = async () => Number((await db.selectFrom('cambios').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
   const before = await changes();
