@@ -89,7 +89,7 @@ async function insertImagen(db: Db, recurso: string, clave: number) {
   await db.insertInto('imagen_archivos').values({ imagen_id: id, digest: '0'.repeat(64), datos: new Uint8Array([1, 2, 3]) }).execute();
   await db
     .insertInto('imagenes')
-    .values({ id, recurso, clave, alt: 'Un cartel', alt_clave: 'un cartel', orden: 1, ancho: 1, alto: 1, tipo: 'image/png', bytes: 3 })
+    .values({ id, recurso, clave, alt: 'Un cartel', alt_clave: 'un cartel', foco_x: 50, foco_y: 50, orden: 1, ancho: 1, alto: 1, tipo: 'image/png', bytes: 3 })
     .execute();
   // Read back: SQLite sets `url` after the insert.
   return db.selectFrom('imagenes').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
