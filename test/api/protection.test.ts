@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { SHED_RETRY_AFTER_SECONDS } from '../../src/ops/protection.js';
 import { artistaBody, assertError, buildTestApp, categoriaBody, type Categoria, type Json } from '../helpers.js';
 import { backend } from '../stores.js';
+import { upload as multipart } from './uploads.js';
 
 const KEYS = ['primera-clave-de-prueba-0001', 'segunda.clave_de~prueba/0002=='];
 const WRONG = 'otra-clave-que-no-es-0003';
@@ -122,15 +123,7 @@ describe(`write keys (API_KEYS) (${backend})`, () => {
       const artista = await request(app, 'POST', '/artistas', { payload: artistaBody(), headers: bearer(KEYS[0] ?? '') });
       assert.equal(artista.statusCode, 201, artista.body);
       const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 255, g: 0, b: 0 } } }).png().toBuffer();
-      const upload = async () => {
-        const body = new FormData();
-        body.append('recurso', 'artistas');
-        body.append('clave', String(artista.json<Json>().dni));
-        body.append('alt', 'Retrato');
-        body.append('archivo', new Blob([png]), 'retrato.png');
-        const form = new Request('http://localhost/', { method: 'POST', body });
-        return { headers: { 'content-type': form.headers.get('content-type') ?? '' }, payload: Buffer.from(await form.arrayBuffer()) };
-      };
+      const upload = () => multipart([{ name: 'retrato.png', bytes: png }], { recurso: 'artistas', clave: artista.json<Json>().dni, alt: 'Retrato' });
       const created = await request(app, 'POST', '/imagenes', await upload().then((u) => ({ ...u, headers: { ...u.headers, ...bearer(KEYS[1] ?? '') } })));
       assert.equal(created.statusCode, 201, created.body);
       const images = async () => (await request(app, 'GET', '/imagenes')).json<Json[]>();
