@@ -11,6 +11,7 @@ import * as undoIndex from './migrations/0007_undo_index.js';
 import * as freeVersionSlots from './migrations/0008_free_version_slots.js';
 import * as images from './migrations/0009_images.js';
 import * as venuesShowtimes from './migrations/0010_venues_showtimes.js';
+import * as imageRecords from './migrations/0011_image_records.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0008_free_version_slots': freeVersionSlots,
   '0009_images': images,
   '0010_venues_showtimes': venuesShowtimes,
+  '0011_image_records': imageRecords,
 };
 
 /** Every migration, oldest first. */

@@ -2,6 +2,7 @@
 // filtered, and refused. Concurrent writers and processes: feedProcesses.test.ts; slow readers: feedPace.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import sharp from 'sharp';
 import { follow, post, serve } from '../feedClient.js';
 import { freshStore, backend } from '../stores.js';
 
@@ -41,6 +42,55 @@ describe(`the live change feed (${backend})`, () => {
       assert.deepEqual(fromQuery.events.map((e) => e.data.recurso), ['categorias', 'categorias', 'categorias', 'categorias']);
       assert.deepEqual(resumed.events.map((e) => e.data.recurso).slice(-2), ['categorias', 'peliculas']);
       for (const s of [resumed, filtered, fromQuery]) s.stop();
+    } finally {
+      await app.close();
+      await store.drop();
+    }
+  });
+
+  it("when an image is uploaded, edited, deleted, brought back by undo, and taken by its record's deletion and undo, then a stream of imagenes carries each change in order", async () => {
+    const store = await freshStore();
+    const { app, base } = await serve(store);
+    const write = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(base + path, {
+        method, headers: { connection: 'close', ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      assert.equal(response.status, 200, text);
+      return JSON.parse(text) as unknown;
+    };
+    try {
+      const images = follow(`${base}/cambios?recurso=imagenes`);
+      await images.until(() => images.status === 200, 'its headers');
+      const { dni } = (await post(base, '/artistas', { dni: 27000001, nombre: 'Ana', apellido: 'Pérez', tipo: 'actriz', descripcion: 'Actriz.' })) as unknown as { dni: number };
+      const form = new FormData();
+      form.append('recurso', 'artistas');
+      form.append('clave', String(dni));
+      form.append('alt', 'Retrato');
+      form.append('archivo', new Blob([await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 0, g: 0, b: 255 } } }).png().toBuffer()]), 'retrato.png');
+      const uploaded = await fetch(`${base}/imagenes`, { method: 'POST', headers: { connection: 'close' }, body: form });
+      assert.equal(uploaded.status, 201, await uploaded.clone().text());
+      const { id } = (await uploaded.json()) as { id: number };
+
+      await write('PATCH', `/imagenes/${id}`, { alt: 'Retrato de Ana' });
+      await write('DELETE', `/imagenes/${id}`);
+      await images.until((e) => e.length === 3, 'the upload, the edit and the delete');
+      await write('POST', `/cambios/${images.events[2]?.id}/deshacer`);
+      await write('DELETE', `/artistas/${dni}`);
+      await images.until((e) => e.length === 5, "the undo and the record's deletion");
+      // The artist's baja, logged just before the image's baja that it caused.
+      await write('POST', `/cambios/${(images.events[4]?.id ?? 0) - 1}/deshacer`);
+      await images.until((e) => e.length === 6, "the undo of the record's deletion");
+
+      assert.deepEqual(
+        images.events.map((e) => [e.data.recurso, e.data.clave, e.data.operacion]),
+        ['alta', 'modificacion', 'baja', 'alta', 'baja', 'alta'].map((operacion) => ['imagenes', id, operacion]),
+      );
+      assert.deepEqual(images.events.map((e) => e.id), [...images.events.map((e) => e.id)].sort((a, b) => a - b));
+      const back = await fetch(`${base}/imagenes/${id}`, { headers: { connection: 'close' } });
+      assert.equal(back.status, 200);
+      assert.equal(((await back.json()) as { alt: string }).alt, 'Retrato de Ana');
+      images.stop();
     } finally {
       await app.close();
       await store.drop();

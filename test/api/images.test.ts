@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encodings } from '../../src/images/cache.js';
+import { upload as multipart } from './uploads.js';
 import { assertError, buildTestApp, createArtista, createEventoUrbano, createPelicula, send, type Json } from '../helpers.js';
 
 // /imagenes: upload, read, edit, delete, the picture, and every refusal the contract names.
@@ -26,13 +27,7 @@ async function redShare(image: Buffer): Promise<number> {
   return red / (info.width * info.height);
 }
 
-async function form(fields: Json, file?: Buffer, part = 'archivo') {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
-  if (file) body.append(part, new Blob([file]), 'foto.bin');
-  const request = new Request('http://localhost/', { method: 'POST', body });
-  return { headers: { 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) };
-}
+const form = (fields: Json, file?: Buffer, part = 'archivo') => multipart(file ? [{ name: 'foto.bin', bytes: file, part }] : [], fields);
 
 async function upload(app: FastifyInstance, fields: Json, file?: Buffer, part?: string) {
   return app.inject({ method: 'POST', url: '/imagenes', ...(await form(fields, file, part)) });

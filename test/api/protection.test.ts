@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import sharp from 'sharp';
 import { loadConfig } from '../../src/config.js';
 import { SHED_RETRY_AFTER_SECONDS } from '../../src/ops/protection.js';
-import { assertError, buildTestApp, categoriaBody, type Categoria } from '../helpers.js';
+import { artistaBody, assertError, buildTestApp, categoriaBody, type Categoria, type Json } from '../helpers.js';
 import { backend } from '../stores.js';
+import { upload as multipart } from './uploads.js';
 
 const KEYS = ['primera-clave-de-prueba-0001', 'segunda.clave_de~prueba/0002=='];
 const WRONG = 'otra-clave-que-no-es-0003';
@@ -115,6 +117,29 @@ describe(`write keys (API_KEYS) (${backend})`, () => {
       assert.equal(created.length, 2);
       const removed = await request(app, 'DELETE', `/categorias/${created[0]?.id}`, { headers: bearer(KEYS[1] ?? '') });
       assert.equal(removed.statusCode, 200, removed.body);
+    });
+
+    it("when an image write comes without a key or with a wrong one, then 401 or 403 on every image route, and the images are unchanged", async () => {
+      const artista = await request(app, 'POST', '/artistas', { payload: artistaBody(), headers: bearer(KEYS[0] ?? '') });
+      assert.equal(artista.statusCode, 201, artista.body);
+      const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 255, g: 0, b: 0 } } }).png().toBuffer();
+      const upload = () => multipart([{ name: 'retrato.png', bytes: png }], { recurso: 'artistas', clave: artista.json<Json>().dni, alt: 'Retrato' });
+      const created = await request(app, 'POST', '/imagenes', await upload().then((u) => ({ ...u, headers: { ...u.headers, ...bearer(KEYS[1] ?? '') } })));
+      assert.equal(created.statusCode, 201, created.body);
+      const images = async () => (await request(app, 'GET', '/imagenes')).json<Json[]>();
+      const before = await images();
+      const path = `/imagenes/${created.json<Json>().id}`;
+      for (const [status, headers, details] of [[401, {}, KEY_MISSING], [403, bearer(WRONG), KEY_INVALID]] as const) {
+        const multipart = await upload();
+        const attempts: [InjectOptions['method'], string, Omit<InjectOptions, 'method' | 'url'>][] = [
+          ['POST', '/imagenes', { ...multipart, headers: { ...multipart.headers, ...headers } }],
+          ['PUT', path, { payload: { alt: 'Cambiada' }, headers }],
+          ['PATCH', path, { payload: { alt: 'Cambiada' }, headers }],
+          ['DELETE', path, { headers }],
+        ];
+        for (const [method, url, options] of attempts) assertError(await request(app, method, url, options), status, { details });
+      }
+      assert.deepEqual(await images(), before);
     });
   });
 

@@ -83,6 +83,20 @@ async function insertParticipacion(db: Db, o: { artistas_dni?: number; tipo_even
 const participacionIds = async (db: Db) =>
   (await db.selectFrom('participaciones').select('id').orderBy('id').execute()).map((p) => p.id);
 
+/** An image of `recurso`'s record `clave`, with its file (written first: the image's id is the file's key). */
+async function insertImagen(db: Db, recurso: string, clave: number) {
+  const id = 1000 + ++counter;
+  await db.insertInto('imagen_archivos').values({ imagen_id: id, digest: '0'.repeat(64), datos: new Uint8Array([1, 2, 3]) }).execute();
+  await db
+    .insertInto('imagenes')
+    .values({ id, recurso, clave, alt: 'Un cartel', alt_clave: 'un cartel', foco_x: 50, foco_y: 50, orden: 1, ancho: 1, alto: 1, tipo: 'image/png', bytes: 3 })
+    .execute();
+  // Read back: SQLite sets `url` after the insert.
+  return db.selectFrom('imagenes').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+const imagenIds = async (db: Db) => (await db.selectFrom('imagenes').select('id').orderBy('id').execute()).map((i) => i.id);
+
 describe(`the store enforces integrity by itself (${backend})`, () => {
   let store: MigratedStore;
   let db: Db;
@@ -233,6 +247,49 @@ describe(`the store enforces integrity by itself (${backend})`, () => {
     assert.deepEqual(await participacionIds(db), [ofObra.id]);
     assert.notEqual(ofPelicula.id, ofObra.id);
     assert.ok(await db.selectFrom('obras').select('id').where('id', '=', obra.id).executeTakeFirst());
+  });
+
+  test("when an image names a record that does not exist, or a resource's key that another resource holds, then it is refused as a foreign key", async () => {
+    const obra = await insertObra(db);
+    await assertRefused(() => insertImagen(db, 'peliculas', obra.id + 1000), 'foreign_key');
+    await assertRefused(() => insertImagen(db, 'peliculas', obra.id), 'foreign_key');
+    const artista = await insertArtista(db);
+    await assertRefused(() => insertImagen(db, 'lugares', artista.dni), 'foreign_key');
+
+    assert.deepEqual(await imagenIds(db), []);
+  });
+
+  test('when an image is moved to a record that does not exist, then it is refused as a foreign key and stays where it was', async () => {
+    const artista = await insertArtista(db);
+    const imagen = await insertImagen(db, 'artistas', artista.dni);
+
+    await assertRefused(() => db.updateTable('imagenes').set({ clave: artista.dni + 1 }).where('id', '=', imagen.id).execute(), 'foreign_key');
+    await assertRefused(() => db.updateTable('imagenes').set({ recurso: 'peliculas' }).where('id', '=', imagen.id).execute(), 'foreign_key');
+
+    assert.deepEqual(await db.selectFrom('imagenes').selectAll().where('id', '=', imagen.id).executeTakeFirst(), imagen);
+  });
+
+  test("when a record is deleted, then its images go with it but another resource's image with the same key stays", async () => {
+    const pelicula = await insertPelicula(db, { id: 9 });
+    const obra = await insertObra(db, { id: 9 });
+    await insertImagen(db, 'peliculas', pelicula.id);
+    await insertImagen(db, 'peliculas', pelicula.id);
+    const ofObra = await insertImagen(db, 'Obras', obra.id);
+
+    await db.deleteFrom('peliculas').where('id', '=', pelicula.id).execute();
+
+    assert.deepEqual(await imagenIds(db), [ofObra.id]);
+  });
+
+  test("when a record with images has its key changed, then it is refused as a foreign key; without images it is not", async () => {
+    const artista = await insertArtista(db);
+    await insertImagen(db, 'artistas', artista.dni);
+    await assertRefused(() => db.updateTable('artistas').set({ dni: artista.dni + 1 }).where('dni', '=', artista.dni).execute(), 'foreign_key');
+    assert.ok(await db.selectFrom('artistas').select('dni').where('dni', '=', artista.dni).executeTakeFirst());
+
+    const otro = await insertArtista(db);
+    await db.updateTable('artistas').set({ dni: otro.dni + 500 }).where('dni', '=', otro.dni).execute();
+    assert.ok(await db.selectFrom('artistas').select('dni').where('dni', '=', otro.dni + 500).executeTakeFirst());
   });
 });
 

@@ -6,9 +6,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statfsSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import sharp from 'sharp';
 import { freePort } from '../embedded-postgres.js';
 import { logLines, root, startService } from '../service.js';
-import { cartelera } from '../cli/cli.js';
+import { appOn, cartelera } from '../cli/cli.js';
+import { upload } from '../api/uploads.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-sqlite-command-'));
 
@@ -48,6 +50,44 @@ describe('cartelera on SQLite files', () => {
     const check = await cartelera(['check'], `sqlite:${copy}`);
     assert.equal(check.code, 0, check.stderr);
     assert.match(check.stdout, /peliculas: 12\n/);
+  });
+
+  it("when a store with images is backed up, then the copy serves each image and its renditions byte for byte, with the same ETags, and check finds every original matching its digest", async () => {
+    const url = `sqlite:${join(dir, 'con-imagenes.sqlite')}`;
+    assert.equal((await cartelera(['seed'], url)).code, 0);
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 0, g: 128, b: 255 } } }).png().toBuffer();
+    const source = await appOn(url);
+    const paths: string[] = [];
+    try {
+      const body = await upload([{ name: 'cartel.png', bytes: png }], { recurso: 'peliculas', clave: 1, alt: 'Cartel' });
+      const created = await source.inject({ method: 'POST', url: '/imagenes', ...body });
+      assert.equal(created.statusCode, 201, created.body);
+      const { id } = created.json<{ id: number }>();
+      paths.push(`/imagenes/${id}`, `/imagenes/${id}/archivo`, `/imagenes/${id}/archivo?ancho=64&formato=webp`);
+    } finally {
+      await source.close();
+    }
+    const copy = join(dir, 'copia-con-imagenes.sqlite');
+    const run = await cartelera(['backup', copy], url);
+    assert.equal(run.code, 0, run.stderr);
+    const check = await cartelera(['check'], `sqlite:${copy}`);
+    assert.equal(check.code, 0, check.stdout);
+
+    const served = async (store: string) => {
+      const app = await appOn(store);
+      try {
+        return await Promise.all(paths.map(async (path) => {
+          const res = await app.inject({ method: 'GET', url: path });
+          assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
+          return { path, etag: res.headers.etag, bytes: res.rawPayload.toString('base64') };
+        }));
+      } finally {
+        await app.close();
+      }
+    };
+    const original = await served(url);
+    assert.ok(original.every((answer) => answer.etag && answer.bytes.length > 0));
+    assert.deepEqual(await served(`sqlite:${copy}`), original);
   });
 
   it('when imports run while the service writes to the same file, then each waits its turn and succeeds, and the service answers every write 201 or 503, never 500', async () => {
