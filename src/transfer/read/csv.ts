@@ -21,8 +21,8 @@ export type Pieces = () => AsyncIterable<Buffer> | Iterable<Buffer>;
  * Read in pieces, a batch of records at a time, never whole: memory does not grow with the file,
  * and no step holds the event loop long.
  */
-export async function* readCsv(file: string, bytes: Pieces, resource: AnyResource, encoding?: Encoding): AsyncGenerator<Incoming[]> {
-  const source = await decoding(bytes, encoding);
+export async function* readCsv(file: string, bytes: Pieces, resource: AnyResource, encoding?: Encoding, bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
+  const source = await decoding(bytes, encoding, bytesRead);
   if (source === undefined) return yield [{ problem: messages.spreadsheet.notUtf8, place: { file } }];
   if (source.notice) yield [{ notice: source.notice, place: { file } }];
   // Records are taken as the parser reaches them (on_record), not from its stream, which drops
@@ -95,11 +95,7 @@ export function* piecesOf(bytes: Buffer): Generator<Buffer> {
 }
 
 /** A file on disk in pieces of PIECE bytes, read as they are asked for. */
-export const piecesOnDisk = (path: string, bytesRead: (n: number) => void) => () => {
-  const stream = createReadStream(path, { highWaterMark: PIECE });
-  stream.on('data', (chunk) => bytesRead(chunk.length));
-  return stream as AsyncIterable<Buffer>;
-};
+export const piecesOnDisk = (path: string) => () => createReadStream(path, { highWaterMark: PIECE }) as AsyncIterable<Buffer>;
 
 /** csv-parse's error as a sentence naming the sheet's row: the record it was reading, counted as the sheet counts rows. */
 function syntaxError(error: CsvError, label: string | undefined): { problem: string; label?: string } {
@@ -122,15 +118,20 @@ function syntaxError(error: CsvError, label: string | undefined): { problem: str
 /**
  * UTF-8 bytes as they are (the parser reads them, a BOM dropped), or, when the bytes are not UTF-8,
  * their text as Windows-1252, which says so; undefined when only UTF-8 would do. Whether they are
- * UTF-8 is found by reading them once, a piece at a time, before the parse.
+ * UTF-8 is found by reading them once, a piece at a time, before the parse; the parse's reading is
+ * the one counted.
  */
-async function decoding(bytes: Pieces, forced: Encoding | undefined): Promise<{ pieces: () => AsyncIterable<Buffer | string> | Iterable<Buffer | string>; notice?: string } | undefined> {
-  const windows1252 = async function* () {
-    const decoder = new TextDecoder('windows-1252');
-    for await (const piece of bytes()) yield decoder.decode(piece);
+async function decoding(bytes: Pieces, forced: Encoding | undefined, bytesRead: (n: number) => void): Promise<{ pieces: () => AsyncIterable<Buffer | string>; notice?: string } | undefined> {
+  const counted = async function* <T>(decode: (piece: Buffer) => T) {
+    for await (const piece of bytes()) {
+      bytesRead(piece.length);
+      yield decode(piece);
+    }
   };
+  const decoder = new TextDecoder('windows-1252');
+  const windows1252 = () => counted((piece) => decoder.decode(piece));
   if (forced === 'windows-1252') return { pieces: windows1252 };
-  if (await isUtf8Throughout(bytes)) return { pieces: bytes };
+  if (await isUtf8Throughout(bytes)) return { pieces: () => counted((piece) => piece) };
   if (forced === 'utf-8') return undefined;
   return { pieces: windows1252, notice: messages.spreadsheet.readAsWindows1252 };
 }

@@ -66,8 +66,8 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
     return resource ? [{ ...file, resource }] : [];
   });
   for (const file of csv.sort((a, b) => resources.indexOf(a.resource) - resources.indexOf(b.resource))) {
-    const pieces = 'bytes' in file ? () => piecesOf(file.bytes) : piecesOnDisk(file.path, bytesRead);
-    yield* readCsv(file.name, pieces, file.resource, options.encoding);
+    const pieces = 'bytes' in file ? () => piecesOf(file.bytes) : piecesOnDisk(file.path);
+    yield* readCsv(file.name, pieces, file.resource, options.encoding, 'bytes' in file ? undefined : bytesRead);
   }
 }
 
