@@ -37,7 +37,7 @@ export async function* readImport(paths: string[], bytesRead: (n: number) => voi
 
 /**
  * CSV files and workbooks given as bytes (the command line's, or an upload's), in the order
- * their resources refer to each other. What is wrong with a file (an empty one, a PDF named
+ * their resources refer to each other, `bytesRead` told of the bytes as they are read. What is wrong with a file (an empty one, a PDF named
  * .xlsx, a CSV file named after no resource) is a problem of that file, as a row's are of its row.
  */
 export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadOptions = {}, bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
@@ -58,7 +58,7 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
     const read = WORKBOOKS[ext(file)];
     if (!read) continue;
     const bytes = 'bytes' in file ? file.bytes : readFileSync(file.path);
-    bytesRead('bytes' in file ? 0 : bytes.length);
+    bytesRead(bytes.length);
     yield* batches(await read(file.name, bytes));
   }
   const csv = readable.flatMap((file) => {
@@ -67,7 +67,7 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
   });
   for (const file of csv.sort((a, b) => resources.indexOf(a.resource) - resources.indexOf(b.resource))) {
     const pieces = 'bytes' in file ? () => piecesOf(file.bytes) : piecesOnDisk(file.path);
-    yield* readCsv(file.name, pieces, file.resource, options.encoding, 'bytes' in file ? undefined : bytesRead);
+    yield* readCsv(file.name, pieces, file.resource, options.encoding, bytesRead);
   }
 }
 
