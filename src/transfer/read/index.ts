@@ -36,9 +36,10 @@ export async function* readImport(paths: string[], bytesRead: (n: number) => voi
 }
 
 /**
- * CSV files and workbooks given as bytes (the command line's, or an upload's), in the order
- * their resources refer to each other, `bytesRead` told of the bytes as they are read. What is wrong with a file (an empty one, a PDF named
- * .xlsx, a CSV file named after no resource) is a problem of that file, as a row's are of its row.
+ * CSV files and workbooks, on disk (the command line's) or as bytes (an upload's), in the order
+ * their resources refer to each other; `bytesRead` is told of the bytes as they are read. What is
+ * wrong with a file (an empty one, a PDF named .xlsx, a CSV file named after no resource) is a
+ * problem of that file, as a row's are of its row.
  */
 export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadOptions = {}, bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
   const ext = (file: SpreadsheetFile) => extname(file.name).toLowerCase();
