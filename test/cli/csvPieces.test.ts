@@ -2,8 +2,11 @@
 // the parser reaches them, not after the whole file is parsed, and a file larger than one piece
 // reads exactly as a small one would.
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { readSpreadsheets } from '../../src/transfer/read/index.js';
+import { readSpreadsheets, type SpreadsheetFile } from '../../src/transfer/read/index.js';
 import { BATCH } from '../../src/transfer/read/types.js';
 
 const ROWS = 2 * BATCH + 345; // three batches, the last one short; about 150 KB, more than two pieces of 64 KiB
@@ -38,5 +41,23 @@ describe('a CSV file read in pieces', () => {
     assert.ok(last && 'problem' in last);
     assert.equal(last.place.row, ROWS + 2);
     assert.match(last.problem, /^La fila \d+ .*comillas sin cerrar/);
+  });
+
+  it('when a CSV file on disk is not UTF-8 only past its first piece, then all of it is read as Windows-1252, as its bytes given whole are', async () => {
+    const bytes = Buffer.concat([Buffer.from(csv(ROWS)), Buffer.from('\nCanción;x;90;1\n', 'latin1')]);
+    const path = join(mkdtempSync(join(tmpdir(), 'cartelera-csv-')), 'peliculas.csv');
+    writeFileSync(path, bytes);
+    const read = async (file: SpreadsheetFile) => {
+      const items = [];
+      for await (const batch of readSpreadsheets([file])) items.push(...batch);
+      return items;
+    };
+    const onDisk = await read({ name: 'peliculas.csv', path });
+    assert.deepEqual(onDisk, await read({ name: 'peliculas.csv', bytes }));
+    assert.ok(onDisk[0] && 'notice' in onDisk[0], JSON.stringify(onDisk[0]));
+    const last = onDisk.at(-1);
+    assert.ok(last && 'resource' in last);
+    assert.equal(last.record.titulo, 'Canción');
+    assert.equal(onDisk.filter((item) => 'resource' in item).length, ROWS + 1);
   });
 });

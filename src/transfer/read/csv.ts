@@ -1,5 +1,5 @@
-import { isUtf8 } from 'node:buffer';
-import { CsvError, parse, type Options } from 'csv-parse';
+import { createReadStream } from 'node:fs';
+import { CsvError, parse, type Options, type Parser } from 'csv-parse';
 import { parse as parseWhole } from 'csv-parse/sync';
 import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
@@ -11,34 +11,42 @@ const SEPARATORS = [';', ',', '\t'] as const;
 /** Bytes handed to the CSV parser at a time: each is one step of the event loop's at most. */
 const PIECE = 64 * 1024;
 
+/** A CSV file's bytes in pieces, from its start: each call reads it again (an upload's bytes, or a file on disk). */
+export type Pieces = () => AsyncIterable<Buffer> | Iterable<Buffer>;
+
 /**
  * A spreadsheet's CSV, read as the spreadsheet meant it: the separator its header line uses (and
  * that one alone), UTF-8 or else Windows-1252, then the table's rules (table.ts): headers by field
  * name or by the admin's label, empty rows skipped, rows numbered as the spreadsheet numbers them.
- * Read in pieces, a batch of records at a time: memory does not grow with the file, and no step
- * holds the event loop long.
+ * Read in pieces, a batch of records at a time, never whole: memory does not grow with the file,
+ * and no step holds the event loop long.
  */
-export async function* readCsv(file: string, bytes: Buffer, resource: AnyResource, encoding?: Encoding): AsyncGenerator<Incoming[]> {
-  const source = decode(bytes, encoding);
+export async function* readCsv(file: string, bytes: Pieces, resource: AnyResource, encoding?: Encoding, bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
+  const source = await decoding(bytes, encoding, bytesRead);
   if (source === undefined) return yield [{ problem: messages.spreadsheet.notUtf8, place: { file } }];
   if (source.notice) yield [{ notice: source.notice, place: { file } }];
-  const { input } = source;
-  const start = typeof input === 'string' ? input.slice(0, PIECE) : input.subarray(0, PIECE).toString('utf8');
-  const options = { delimiter: separatorOf(start), relax_column_count: true, skip_empty_lines: false, bom: true };
   // Records are taken as the parser reaches them (on_record), not from its stream, which drops
   // those it holds when an error ends it: the rows before a syntax error are read too.
   const parsed: string[][] = [];
   let failure: unknown;
-  const parser = parse({ ...options, on_record: (record: string[]) => {
-    parsed.push(record);
-    return null;
-  } });
-  parser.on('error', (error) => (failure = error));
+  let parser: Parser | undefined;
+  let start = '';
+  let options: Options = {};
   let header: string[] = [];
   let table: ReturnType<typeof tableOf> | undefined;
   let batch: Incoming[] = [];
   let number = 0;
-  for (const piece of [...pieces(input), undefined]) {
+  for await (const piece of ended(source.pieces())) {
+    if (!parser) {
+      // The separator is the header line's: the file's first piece holds it.
+      start = typeof piece === 'string' ? piece : (piece?.toString('utf8') ?? '');
+      options = { delimiter: separatorOf(start), relax_column_count: true, skip_empty_lines: false, bom: true };
+      parser = parse({ ...options, on_record: (record: string[]) => {
+        parsed.push(record);
+        return null;
+      } });
+      parser.on('error', (error) => (failure = error));
+    }
     if (piece === undefined) parser.end();
     else parser.write(piece);
     // The parser's end and its errors come a turn later.
@@ -66,6 +74,12 @@ export async function* readCsv(file: string, bytes: Buffer, resource: AnyResourc
   yield [...batch, ...(table?.end() ?? [])];
 }
 
+/** The pieces, then undefined: the parser is told the end as one more step. */
+async function* ended<T>(pieces: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T | undefined> {
+  yield* pieces;
+  yield undefined;
+}
+
 /** The first record of a file's start; none when the error is in the header itself. */
 function headerOf(start: string, options: Options): string[] {
   try {
@@ -75,10 +89,13 @@ function headerOf(start: string, options: Options): string[] {
   }
 }
 
-/** The input in pieces of PIECE bytes (or characters), without copying it. */
-function* pieces(input: Buffer | string): Generator<Buffer | string> {
-  for (let at = 0; at < input.length; at += PIECE) yield typeof input === 'string' ? input.slice(at, at + PIECE) : input.subarray(at, at + PIECE);
+/** An upload's bytes in pieces of PIECE bytes, without copying them. */
+export function* piecesOf(bytes: Buffer): Generator<Buffer> {
+  for (let at = 0; at < bytes.length; at += PIECE) yield bytes.subarray(at, at + PIECE);
 }
+
+/** A file on disk in pieces of PIECE bytes, read as they are asked for. */
+export const piecesOnDisk = (path: string) => () => createReadStream(path, { highWaterMark: PIECE }) as AsyncIterable<Buffer>;
 
 /** csv-parse's error as a sentence naming the sheet's row: the record it was reading, counted as the sheet counts rows. */
 function syntaxError(error: CsvError, label: string | undefined): { problem: string; label?: string } {
@@ -100,13 +117,34 @@ function syntaxError(error: CsvError, label: string | undefined): { problem: str
 
 /**
  * UTF-8 bytes as they are (the parser reads them, a BOM dropped), or, when the bytes are not UTF-8,
- * their text as Windows-1252, which says so; undefined when only UTF-8 would do.
+ * their text as Windows-1252, which says so; undefined when only UTF-8 would do. Whether they are
+ * UTF-8 is found by reading them once, a piece at a time, before the parse; the parse's reading is
+ * the one counted.
  */
-function decode(bytes: Buffer, forced: Encoding | undefined): { input: Buffer | string; notice?: string } | undefined {
-  if (forced === 'windows-1252') return { input: new TextDecoder('windows-1252').decode(bytes) };
-  if (isUtf8(bytes)) return { input: bytes };
+async function decoding(bytes: Pieces, forced: Encoding | undefined, bytesRead: (n: number) => void): Promise<{ pieces: () => AsyncIterable<Buffer | string>; notice?: string } | undefined> {
+  const counted = async function* <T>(decode: (piece: Buffer) => T) {
+    for await (const piece of bytes()) {
+      bytesRead(piece.length);
+      yield decode(piece);
+    }
+  };
+  const decoder = new TextDecoder('windows-1252');
+  const windows1252 = () => counted((piece) => decoder.decode(piece));
+  if (forced === 'windows-1252') return { pieces: windows1252 };
+  if (await isUtf8Throughout(bytes)) return { pieces: () => counted((piece) => piece) };
   if (forced === 'utf-8') return undefined;
-  return { input: new TextDecoder('windows-1252').decode(bytes), notice: messages.spreadsheet.readAsWindows1252 };
+  return { pieces: windows1252, notice: messages.spreadsheet.readAsWindows1252 };
+}
+
+async function isUtf8Throughout(bytes: Pieces): Promise<boolean> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const piece of bytes()) decoder.decode(piece, { stream: true });
+    decoder.decode();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The separator the header line uses most, outside quotes; `,` for a one-column header. */

@@ -3,7 +3,7 @@ import { basename, extname, join } from 'node:path';
 import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
 import { resources } from '../../resources/index.js';
-import { readCsv } from './csv.js';
+import { piecesOf, piecesOnDisk, readCsv } from './csv.js';
 import { readDocument, readNdjson } from './json.js';
 import { readOds } from './ods.js';
 import { resourceOfTable } from './table.js';
@@ -32,22 +32,20 @@ export async function* readImport(paths: string[], bytesRead: (n: number) => voi
     if (ext(file) === '.json') yield* readDocument(file, bytesRead);
     else if (ext(file) === '.ndjson' || ext(file) === '.jsonl') yield* readNdjson(file, bytesRead);
   }
-  const sheets = files.filter((f) => SPREADSHEETS.includes(ext(f))).map((name) => ({ name, bytes: readFileSync(name) }));
-  yield* readSpreadsheets(sheets, options);
-  // The bytes already read count: no second look at the files.
-  bytesRead(sheets.reduce((total, { bytes }) => total + bytes.length, 0));
+  yield* readSpreadsheets(files.filter((f) => SPREADSHEETS.includes(ext(f))).map((name) => ({ name, path: name })), options, bytesRead);
 }
 
 /**
- * CSV files and workbooks given as bytes (the command line's, or an upload's), in the order
- * their resources refer to each other. What is wrong with a file (an empty one, a PDF named
- * .xlsx, a CSV file named after no resource) is a problem of that file, as a row's are of its row.
+ * CSV files and workbooks, on disk (the command line's) or as bytes (an upload's), in the order
+ * their resources refer to each other; `bytesRead` is told of the bytes as they are read. What is
+ * wrong with a file (an empty one, a PDF named .xlsx, a CSV file named after no resource) is a
+ * problem of that file, as a row's are of its row.
  */
-export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadOptions = {}): AsyncGenerator<Incoming[]> {
+export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadOptions = {}, bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
   const ext = (file: SpreadsheetFile) => extname(file.name).toLowerCase();
   const unreadable = (file: SpreadsheetFile): string | undefined => {
     if (!SPREADSHEETS.includes(ext(file))) return messages.transfer.notSpreadsheet;
-    if (file.bytes.length === 0) return messages.transfer.emptyFile;
+    if (('bytes' in file ? file.bytes.length : statSync(file.path).size) === 0) return messages.transfer.emptyFile;
     if (ext(file) === '.csv' && !csvResource(file.name)) return messages.transfer.csvName(resources.map((r) => `${r.name}.csv`));
     return undefined;
   };
@@ -59,14 +57,18 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
   const readable = files.filter((file) => unreadable(file) === undefined);
   for (const file of readable) {
     const read = WORKBOOKS[ext(file)];
-    if (read) yield* batches(await read(file.name, file.bytes));
+    if (!read) continue;
+    const bytes = 'bytes' in file ? file.bytes : readFileSync(file.path);
+    bytesRead(bytes.length);
+    yield* batches(await read(file.name, bytes));
   }
   const csv = readable.flatMap((file) => {
     const resource = ext(file) === '.csv' ? csvResource(file.name) : undefined;
     return resource ? [{ ...file, resource }] : [];
   });
-  for (const { name, bytes, resource } of csv.sort((a, b) => resources.indexOf(a.resource) - resources.indexOf(b.resource))) {
-    yield* readCsv(name, bytes, resource, options.encoding);
+  for (const file of csv.sort((a, b) => resources.indexOf(a.resource) - resources.indexOf(b.resource))) {
+    const pieces = 'bytes' in file ? () => piecesOf(file.bytes) : piecesOnDisk(file.path);
+    yield* readCsv(file.name, pieces, file.resource, options.encoding, bytesRead);
   }
 }
 

@@ -19,11 +19,8 @@ export function placeText(place: Place): string {
   return `${parts.filter((p) => p !== undefined).join(', ')}${place.line !== undefined ? `:${place.line}` : ''}`;
 }
 
-/** A spreadsheet given as bytes: a CSV file named after its resource, or a workbook. */
-export interface SpreadsheetFile {
-  name: string;
-  bytes: Buffer;
-}
+/** A spreadsheet (a CSV file named after its resource, or a workbook): its bytes as an upload gives them, or its path on disk, read as it is parsed. */
+export type SpreadsheetFile = { name: string; bytes: Buffer } | { name: string; path: string };
 
 /** A problem the reader found: a cell it cannot read, or a column the header lacks. */
 export interface ReadProblem {
