@@ -32,6 +32,15 @@ export async function withApp(test: (app: FastifyInstance) => Promise<void>): Pr
 
 export type Json = Record<string, unknown>;
 
+/** A multipart/form-data body for `inject`: the text parts, and a file in `part` (default `archivo`). */
+export async function multipart(fields: Json, file?: Buffer, part = 'archivo', filename = 'foto.bin') {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
+  if (file) body.append(part, new Blob([file]), filename);
+  const request = new Request('http://localhost/', { method: 'POST', body });
+  return { headers: { 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) };
+}
+
 export function send(app: FastifyInstance, method: InjectOptions['method'], url: string, payload?: unknown) {
   return app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
 }

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import http from 'node:http';
+import { text } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encodings } from '../../src/images/cache.js';
-import { assertError, buildTestApp, createArtista, createEventoUrbano, createPelicula, send, type Json } from '../helpers.js';
+import { assertError, buildTestApp, createArtista, createEventoUrbano, createPelicula, multipart, send, type Json } from '../helpers.js';
 
 // /imagenes: upload, read, edit, delete, the picture, and every refusal the contract names.
 
@@ -26,16 +29,8 @@ async function redShare(image: Buffer): Promise<number> {
   return red / (info.width * info.height);
 }
 
-async function form(fields: Json, file?: Buffer, part = 'archivo') {
-  const body = new FormData();
-  for (const [name, value] of Object.entries(fields)) body.append(name, String(value));
-  if (file) body.append(part, new Blob([file]), 'foto.bin');
-  const request = new Request('http://localhost/', { method: 'POST', body });
-  return { headers: { 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) };
-}
-
 async function upload(app: FastifyInstance, fields: Json, file?: Buffer, part?: string) {
-  return app.inject({ method: 'POST', url: '/imagenes', ...(await form(fields, file, part)) });
+  return app.inject({ method: 'POST', url: '/imagenes', ...(await multipart(fields, file, part)) });
 }
 
 async function uploaded(app: FastifyInstance, fields: Json, file: Buffer): Promise<Json> {
@@ -221,5 +216,34 @@ describe('images', () => {
     const [alta] = (await send(app, 'GET', `/cambios?recurso=imagenes&clave=${uno.id}&operacion=alta`)).json<Json[]>();
     assert.equal((await send(app, 'POST', `/cambios/${alta?.id}/deshacer`)).statusCode, 200);
     assert.deepEqual(await order(), [['dos', 1], ['tres', 2]]);
+  });
+
+  it('when a file over IMAGE_MAX_BYTES is sent over HTTP, then the 413 comes before the body is sent whole and nothing is stored', async () => {
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const movie = await createPelicula(app);
+    const before = (await send(app, 'GET', '/imagenes')).json<Json[]>().length;
+    // 32 MiB against a 200 KiB limit: far more than the sockets' buffers hold, so the client only gets to send it all if the service reads it all.
+    const { headers, payload } = await multipart({ recurso: 'peliculas', clave: movie.id, alt: 'Grande' }, Buffer.concat([jpeg, Buffer.alloc(32 * 1024 * 1024)]));
+    const request = http.request(`${address}/imagenes`, { method: 'POST', headers: { ...headers, 'content-length': payload.length } });
+    request.on('error', () => {}); // the service closes the connection once it has answered
+    const answered = once(request, 'response').then(([res]) => res as http.IncomingMessage);
+    const PIECE = 64 * 1024;
+    let sent = 0;
+    let res: http.IncomingMessage | undefined;
+    while (!res && sent < payload.length) {
+      const piece = payload.subarray(sent, sent + PIECE);
+      res = await Promise.race([answered, new Promise<undefined>((resolve) => request.write(piece, () => resolve(undefined)))]);
+      if (!res) sent += piece.length;
+    }
+    if (!res) {
+      request.end();
+      res = await answered;
+    }
+    const body = JSON.parse((await text(res)) || '{}') as Json;
+    assert.equal(res.statusCode, 413);
+    assert.equal(body.details, 'El archivo supera el máximo de 0,2 MB.');
+    assert.ok(sent < payload.length, `answered after ${sent} of ${payload.length} bytes were sent`);
+    request.destroy();
+    assert.equal((await send(app, 'GET', '/imagenes')).json<Json[]>().length, before);
   });
 });
