@@ -47,8 +47,8 @@ async function photo(): Promise<Buffer> {
   return gradient;
 }
 
-/** Noise in a JPEG at quality 100: about 20 MiB that no encoder can shrink (4000×3750, under IMAGE_MAX_BYTES). */
-const heavy = async () => sharp(noise(4000 * 3750 * 3), { raw: { width: 4000, height: 3750, channels: 3 } }).jpeg({ quality: 100 }).toBuffer();
+/** Noise in a JPEG at quality 100: about 20 MiB that no encoder can shrink (4000×3650, just under IMAGE_MAX_BYTES). */
+const heavy = async () => sharp(noise(4000 * 3650 * 3), { raw: { width: 4000, height: 3650, channels: 3 } }).jpeg({ quality: 100 }).toBuffer();
 
 async function upload(base: string, clave: number, file: Buffer): Promise<{ id: number }> {
   const body = new FormData();
@@ -137,6 +137,7 @@ try {
     const lookups = await runWrk('lookup', base, SECONDS, luaArgs);
     await runWrk('whatsOn', base, 3, [...luaArgs, keptFile]);
     const keptRun = await runWrk('whatsOn', base, SECONDS, [...luaArgs, keptFile]);
+    console.log(`lookups ${rate(lookups).toFixed(0)}/s, kept rendition ${rate(keptRun).toFixed(0)}/s`);
 
     // New renditions: kept renditions are keyed by the image's id, so those of an image uploaded anew are all new.
     const wanted = renditions();
@@ -147,6 +148,7 @@ try {
     const served = await ask(base, urls.slice(0, sample));
     const sharpRate = await bare(originalFile, wanted.slice(0, sample));
     const servedRate = served.made / served.seconds;
+    console.log(`new renditions: served ${servedRate.toFixed(2)}/s, sharp alone ${sharpRate.toFixed(2)}/s`);
 
     // Lookups while renditions are made at full speed (the rest of the distinct renditions, then more images).
     await untilQuiet();
@@ -156,6 +158,7 @@ try {
     const loaded = await runWrk('lookup', base, SECONDS, luaArgs);
     busy = false;
     const alongside = await background;
+    console.log(`lookups beside rendering ${rate(loaded).toFixed(0)}/s (${alongside.made} renditions)`);
 
     // Memory: one ~20 MiB upload, then 20 at once.
     const big = await heavy();
