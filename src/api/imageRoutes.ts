@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { messages } from '../catalogue/messages.js';
@@ -51,8 +52,8 @@ export async function imageRoutes(
   const Upload = { ...Type.Partial(imagenes.schemas.create), required: ['recurso', 'clave', 'alt'] };
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: limits.maxBytes, files: 1, fields: FIELD_PARTS } });
-    // The body is multipart, read by the handler: described, not validated by Fastify.
-    const create = { ...schema.create, body: undefined };
+    // The body is multipart, read by the handler: described (not validated by Fastify), so the JSON body schema goes.
+    const { body, ...create } = schema.create;
     const described = {
       body: { 'multipart/form-data': Type.Object({ ...Upload.properties, archivo: Type.String({ format: 'binary', description: `JPEG, PNG, WebP or AVIF, at most ${limits.maxBytes} bytes and ${limits.maxPixels} pixels.` }) }) },
       answers: {
@@ -150,6 +151,27 @@ function oneOf<T extends string>(query: Record<string, string | undefined>, name
   return value as T;
 }
 
+/**
+ * The file's bytes, read as they arrive into one buffer sized from the request's length (a bound
+ * on the file's), so the upload is held once. Refused the moment it passes `maxBytes`: the rest of
+ * the body is never read (the answer goes out and the connection closes lingering).
+ */
+async function whole(file: Readable & { truncated: boolean }, requestBytes: number, maxBytes: number): Promise<Buffer> {
+  // The multipart parser stops at `maxBytes` and says so.
+  file.once('limit', () => file.destroy(tooLarge(messages.image.tooManyBytes(maxBytes))));
+  // Node holds a body to its length; one sent without a length is gathered in chunks.
+  const sized = Number.isSafeInteger(requestBytes) && requestBytes > 0 ? Buffer.allocUnsafe(Math.min(requestBytes, maxBytes)) : undefined;
+  const chunks: Buffer[] = [];
+  let read = 0;
+  for await (const chunk of file as AsyncIterable<Buffer>) {
+    if (file.truncated) throw tooLarge(messages.image.tooManyBytes(maxBytes));
+    if (sized) chunk.copy(sized, read);
+    else chunks.push(chunk);
+    read += chunk.length;
+  }
+  return sized ? sized.subarray(0, read) : Buffer.concat(chunks);
+}
+
 /** The upload's text parts and its file, read to `maxBytes` and no further. */
 async function upload(request: FastifyRequest, maxBytes: number): Promise<{ fields: Row; file?: Buffer }> {
   if (!request.isMultipart()) throw new HttpError(415, messages.image.notMultipart);
@@ -162,7 +184,7 @@ async function upload(request: FastifyRequest, maxBytes: number): Promise<{ fiel
           part.file.resume();
           continue;
         }
-        file = await part.toBuffer();
+        file = await whole(part.file, Number(request.headers['content-length']), maxBytes);
       } else {
         fields[part.fieldname] = part.value;
       }

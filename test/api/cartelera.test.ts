@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { assertError, buildTestApp, createArtista, createCategoria, createEventoUrbano, createObra, createParticipacion, createPelicula, send, unique, type Json } from '../helpers.js';
+import { upload } from './uploads.js';
 import { backend } from '../stores.js';
 
 const MADRID = 'Europe/Madrid';
@@ -292,11 +293,8 @@ describe(`what's on with images (${backend})`, () => {
     const before = await list(utc, window);
     assert.equal(before.body.find((l) => l.id === f.id)?.imagen, null);
     const poster = async () => {
-      const body = new FormData();
-      for (const [name, value] of Object.entries({ recurso: 'peliculas', clave: pelicula.id, alt: 'Afiche', orden: 1 })) body.append(name, String(value));
-      body.append('archivo', new Blob([await sharp({ create: { width: 64, height: 96, channels: 3, background: '#c00' } }).jpeg().toBuffer()]), 'afiche.jpg');
-      const request = new Request('http://localhost/', { method: 'POST', body });
-      const res = await utc.inject({ method: 'POST', url: '/imagenes', headers: { 'content-type': request.headers.get('content-type') ?? '' }, payload: Buffer.from(await request.arrayBuffer()) });
+      const afiche = await sharp({ create: { width: 64, height: 96, channels: 3, background: '#c00' } }).jpeg().toBuffer();
+      const res = await utc.inject({ method: 'POST', url: '/imagenes', ...(await upload([{ name: 'afiche.jpg', bytes: afiche }], { recurso: 'peliculas', clave: pelicula.id, alt: 'Afiche', orden: 1 })) });
       assert.equal(res.statusCode, 201, res.body);
       return res.json<{ id: number; url: string }>();
     };

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import http from 'node:http';
+import { text } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
@@ -216,5 +219,34 @@ describe('images', () => {
     const [alta] = (await send(app, 'GET', `/cambios?recurso=imagenes&clave=${uno.id}&operacion=alta`)).json<Json[]>();
     assert.equal((await send(app, 'POST', `/cambios/${alta?.id}/deshacer`)).statusCode, 200);
     assert.deepEqual(await order(), [['dos', 1], ['tres', 2]]);
+  });
+
+  it('when a file over IMAGE_MAX_BYTES is sent over HTTP, then the 413 comes before the body is sent whole and nothing is stored', async () => {
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const movie = await createPelicula(app);
+    const before = (await send(app, 'GET', '/imagenes')).json<Json[]>().length;
+    // 32 MiB against a 200 KiB limit: far more than the sockets' buffers hold, so the client only gets to send it all if the service reads it all.
+    const { headers, payload } = await form({ recurso: 'peliculas', clave: movie.id, alt: 'Grande' }, Buffer.concat([jpeg, Buffer.alloc(32 * 1024 * 1024)]));
+    const request = http.request(`${address}/imagenes`, { method: 'POST', headers: { ...headers, 'content-length': payload.length } });
+    request.on('error', () => {}); // the service closes the connection once it has answered
+    const answered = once(request, 'response').then(([res]) => res as http.IncomingMessage);
+    const PIECE = 64 * 1024;
+    let sent = 0;
+    let res: http.IncomingMessage | undefined;
+    while (!res && sent < payload.length) {
+      const piece = payload.subarray(sent, sent + PIECE);
+      res = await Promise.race([answered, new Promise<undefined>((resolve) => request.write(piece, () => resolve(undefined)))]);
+      if (!res) sent += piece.length;
+    }
+    if (!res) {
+      request.end();
+      res = await answered;
+    }
+    const body = JSON.parse((await text(res)) || '{}') as Json;
+    assert.equal(res.statusCode, 413);
+    assert.equal(body.details, 'El archivo supera el máximo de 0,2 MB.');
+    assert.ok(sent < payload.length, `answered after ${sent} of ${payload.length} bytes were sent`);
+    request.destroy();
+    assert.equal((await send(app, 'GET', '/imagenes')).json<Json[]>().length, before);
   });
 });
