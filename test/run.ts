@@ -36,7 +36,7 @@ const everyFile = args.includes('--no-browser') ? all.filter((f) => !f.startsWit
 const files = chosen.length > 0 ? all.filter((f) => chosen.includes(f)) : everyFile;
 const only = (backend: string) => files.filter((f) => !/^test\/(sqlite|postgres)\//.test(f) || f.startsWith(`test/${backend}/`));
 
-const CONCURRENCY = 3;
+const CONCURRENCY = 4;
 
 // Asynchronous on purpose: this process reads the embedded server's output, and a blocked event
 // loop would let that pipe fill until the server stalls.
@@ -47,7 +47,7 @@ async function runSuite(backend: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv):
   // --test-force-exit: a test file whose tests are over exits then, instead of waiting on a handle
   // left open. Node.js 26 was once seen spinning for minutes in its exit-time clean-up of such a
   // handle (a test of service processes and a TCP relay), which would hang CI.
-  // Three files at once on two cores: most of a file's time is spent waiting on processes it
+  // Four files at once on two cores: most of a file's time is spent waiting on processes it
   // started (the service, Chromium, LibreOffice, PostgreSQL), not on this machine's cores.
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-force-exit', ...suite], {
     cwd: root,
