@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import module from 'node:module';
 
 /**
  * Stops, with a sentence, a process started on a Node.js older than package.json's `engines`
@@ -18,4 +19,15 @@ export function refuseOldNode(): void {
       'Run it with npm start (the service) or npm run cartelera -- <command>: they use the Node.js the project installs (npm ci).\n',
   );
   process.exit(1);
+}
+
+/**
+ * Keeps the compiled code of every module the process loads in Node.js's compile cache (a folder
+ * `node-compile-cache` under the OS temp folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1
+ * turns it off), so that the next start of the service or of a command does not compile its
+ * thousand modules again: a command starts about a tenth sooner. The entries call it once the
+ * Node.js is known to have it (refuseOldNode).
+ */
+export function cacheCompiledCode(): void {
+  module.enableCompileCache();
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -99,5 +99,17 @@ describe(`starting up (${backend})`, () => {
       );
       assert.equal(ran.stdout, '');
     }
+  });
+
+  it('when the service and a command have started once, then their compiled code is kept for the next start', async () => {
+    const temp = mkdtempSync(join(tmpdir(), 'cartelera-compile-cache-'));
+    const env = { TMPDIR: temp, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
+    const kept = () => readdirSync(join(temp, 'node-compile-cache'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+    assert.equal((await run(process.execPath, ['dist/cli/main.js', '--help'], env)).code, 0);
+    const afterCommand = kept();
+    assert.ok(afterCommand > 100, `${afterCommand} modules kept after a command`);
+    assert.equal((await run(process.execPath, ['dist/server.js'], { ...env, PORT: 'http' })).code, 1);
+    assert.ok(kept() > afterCommand, 'the service keeps the modules it loads beside the command\'s');
+    rmSync(temp, { recursive: true, force: true });
   });
 });

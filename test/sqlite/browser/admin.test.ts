@@ -1268,8 +1268,11 @@ describe('the admin\'s venues and showtimes', () => {
     const osm = page.getByRole('link', { name: /OpenStreetMap/ });
     assert.equal(await osm.getAttribute('href'), 'https://www.openstreetmap.org/?mlat=-34.6037&mlon=-58.3816#map=17/-34.6037/-58.3816');
     await page.goto(`${base()}/lugares`);
+    // The list first shows both venues; then the filter leaves one.
+    const rows = page.locator('#main-content tbody tr');
+    await rows.filter({ hasText: 'Gaumont' }).waitFor();
     await input(page, 'q').fill('san martin');
-    await page.locator('#main-content tbody tr').filter({ hasText: 'Gaumont' }).waitFor({ state: 'detached' });
+    await rows.filter({ hasText: 'Gaumont' }).waitFor({ state: 'detached' });
     assert.deepEqual(await page.locator('#main-content tbody tr').allInnerTexts().then((rows) => rows.map((r) => r.includes('Teatro San Martín'))), [true]);
     await s.close();
   });

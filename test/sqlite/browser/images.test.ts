@@ -161,6 +161,9 @@ describe('images in the admin', () => {
     await service.api.create('/artistas', { dni: 30111222, nombre: 'Lidia', apellido: 'Borda', tipo: 'cantante', descripcion: 'Murguista.' });
     const page = await open(360);
     for (const [path, recurso, clave] of [['artistas/30111222', 'artistas', 30111222], [`eventosUrbanos/${String(evento.id)}`, 'eventosUrbanos', evento.id]] as const) {
+      // A new document for each record: a change of the hash alone keeps the last record's page on
+      // the screen until the next one renders, and its section Imágenes would be found at once.
+      await page.goto('about:blank');
       await page.goto(`${service.base}/admin/#/${path}`);
       await page.getByRole('heading', { name: 'Imágenes' }).waitFor();
       // A drop carries the files as a browser's drag from the desktop does.
