@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { harness } from './harness.js';
 import { logLines, root } from './service.js';
 import { backend } from './stores.js';
+import { tempDir } from './tempDir.js';
 
 const { store, service } = harness();
 
@@ -80,7 +80,7 @@ describe(`starting up (${backend})`, () => {
   it('when started on Node.js 20, then the service and every command say which Node.js they need and how to run them, and exit 1 without crashing', async () => {
     // A real Node.js 20 from the npm registry, as `npm run test:node24` fetches its own.
     const old = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      run('npm', ['exec', '--yes', '--package=node@20', '--', 'node', ...args], env, mkdtempSync(join(tmpdir(), 'cartelera-old-node-')));
+      run('npm', ['exec', '--yes', '--package=node@20', '--', 'node', ...args], env, tempDir('cartelera-old-node-'));
     const { url } = await store();
     const runs = [
       [join(root, 'dist/server.js')],
@@ -102,7 +102,7 @@ describe(`starting up (${backend})`, () => {
   });
 
   it('when the service and a command have started once, then their compiled code is kept for the next start', async () => {
-    const temp = mkdtempSync(join(tmpdir(), 'cartelera-compile-cache-'));
+    const temp = tempDir('cartelera-compile-cache-');
     const env = { TMPDIR: temp, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
     const kept = () => readdirSync(join(temp, 'node-compile-cache'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
     assert.equal((await run(process.execPath, ['dist/cli/main.js', '--help'], env)).code, 0);

@@ -2,8 +2,7 @@
 // that instant's wall clock in the city's zone; without an offset, or with Z or +00:00, it is the
 // wall clock as written. At every way in: bodies, filters, imports, and the calendar outward.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +11,7 @@ import { buildTestApp, createCategoria, createEventoUrbano, eventoUrbanoBody, se
 import { backend } from '../stores.js';
 import { harness } from '../harness.js';
 import { appOn, cartelera } from '../cli/cli.js';
+import { tempDir } from '../tempDir.js';
 
 const started = harness();
 
@@ -156,7 +156,7 @@ describe(`dates keep their clock (${backend})`, () => {
 
   it("when the command line imports an export file's date-time with an offset, then TIMEZONE turns it into the wall clock there", async () => {
     const { url } = await started.store();
-    const file = join(mkdtempSync(join(tmpdir(), 'cartelera-dates-')), 'catalogo.json');
+    const file = join(tempDir('cartelera-dates-'), 'catalogo.json');
     const categorias = [{ id: 1, nombre: 'Carnaval' }];
     writeFileSync(file, JSON.stringify({ formato: 'cartelera', version: 1, categorias, eventosUrbanos: [{ id: 1, ...eventoUrbanoBody(1, { titulo: 'Candombe', fecha: '2026-12-31T23:00:00+01:00' }) }] }));
     const run = await cartelera(['import', '--create', file], url, { TIMEZONE: BUENOS_AIRES });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +12,7 @@ import {
 } from '../helpers.js';
 import { root } from '../service.js';
 import { backend, freshStore } from '../stores.js';
+import { tempDir } from '../tempDir.js';
 
 // A page's X-Total-Count, when nothing is filtered, is the table's row count as `versiones` keeps it
 // (migration 0004: triggers in the writing transaction), not a count of the table. These tests hold
@@ -86,7 +86,7 @@ describe(`row counts kept beside the table versions (${backend})`, () => {
     assert.equal((await totals(app))['/peliculas'], 1);
     assert.equal((await totals(app))['/peliculas'], 1);
 
-    const dir = mkdtempSync(join(tmpdir(), 'cartelera-counts-'));
+    const dir = tempDir('cartelera-counts-');
     const file = join(dir, 'peliculas.json');
     const peliculas = Array.from({ length: 25 }, (_, i) => peliculaBody(categoria.id, { titulo: `Importada ${i}` }));
     writeFileSync(file, JSON.stringify({ formato: 'cartelera', version: 1, peliculas }));

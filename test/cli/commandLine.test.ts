@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { root } from '../service.js';
 import { harness } from '../harness.js';
 import { backend } from '../stores.js';
 import { appOn, cartelera, everyList, withoutInstant } from './cli.js';
+import { tempDir } from '../tempDir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-command-'));
+const dir = tempDir('cartelera-command-');
 const started = harness();
 async function seeded(): Promise<string> {
   const made = await started.store();
@@ -97,7 +98,7 @@ describe(`cartelera's files and stores (${backend})`, () => {
 describe(`who the command line writes as (${backend})`, () => {
   it('when --quien is given, then the import\'s changes carry it; without it, the system user\'s name', async () => {
     const { url } = await started.store();
-    const dir = mkdtempSync(join(tmpdir(), 'cartelera-quien-'));
+    const dir = tempDir('cartelera-quien-');
     writeFileSync(join(dir, 'categorias.csv'), 'nombre\nDrama\n');
     assert.equal((await cartelera(['import', '--create', '--quien', 'Luis', join(dir, 'categorias.csv')], url)).code, 0);
     writeFileSync(join(dir, 'categorias.csv'), 'nombre\nComedia\n');

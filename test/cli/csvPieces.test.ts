@@ -2,12 +2,12 @@
 // the parser reaches them, not after the whole file is parsed, and a file larger than one piece
 // reads exactly as a small one would.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readSpreadsheets, type SpreadsheetFile } from '../../src/transfer/read/index.js';
 import { BATCH } from '../../src/transfer/read/types.js';
+import { tempDir } from '../tempDir.js';
 
 const ROWS = 2 * BATCH + 345; // three batches, the last one short; about 150 KB, more than two pieces of 64 KiB
 
@@ -45,7 +45,7 @@ describe('a CSV file read in pieces', () => {
 
   it('when a CSV file on disk is not UTF-8 only past its first piece, then all of it is read as Windows-1252, as its bytes given whole are', async () => {
     const bytes = Buffer.concat([Buffer.from(csv(ROWS)), Buffer.from('\nCanción;x;90;1\n', 'latin1')]);
-    const path = join(mkdtempSync(join(tmpdir(), 'cartelera-csv-')), 'peliculas.csv');
+    const path = join(tempDir('cartelera-csv-'), 'peliculas.csv');
     writeFileSync(path, bytes);
     const read = async (file: SpreadsheetFile) => {
       const items = [];

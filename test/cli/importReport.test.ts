@@ -2,15 +2,15 @@
 // problem of every row in one pass, each naming its column as the sheet does.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { harness } from '../harness.js';
 import { backend } from '../stores.js';
 import { cartelera, everyList } from './cli.js';
+import { tempDir } from '../tempDir.js';
 
 const started = harness();
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-informe-'));
+const dir = tempDir('cartelera-informe-');
 
 /** Imports these CSV files, written to a folder of their own: the run, its problem lines and the lists after. */
 async function importInto(files: Record<string, string>, ...options: string[]) {

@@ -2,7 +2,6 @@
 // default format, .ods, beside .xlsx, and cells as a person types them into LibreOffice Calc.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { zipSync, strToU8 } from 'fflate';
@@ -10,10 +9,11 @@ import { harness } from '../harness.js';
 import { root } from '../service.js';
 import { backend } from '../stores.js';
 import { cartelera, everyList } from './cli.js';
+import { tempDir } from '../tempDir.js';
 
 const started = harness();
 const fixture = (name: string) => join(root, 'test', 'fixtures', 'spreadsheets', name);
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-ods-'));
+const dir = tempDir('cartelera-ods-');
 
 async function lists(url: string) {
   const all = await everyList(url);

@@ -1,8 +1,7 @@
 // The staff's round trip with the command line, step by step as docs/data.md tells it ("Ida y
 // vuelta"), and the exports it starts from: one resource's CSV, a narrowed export, LibreOffice's .ods.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { strFromU8, unzipSync } from 'fflate';
@@ -11,10 +10,11 @@ import { harness } from '../harness.js';
 import { root } from '../service.js';
 import { backend } from '../stores.js';
 import { appOn, cartelera, everyList, withoutInstant } from './cli.js';
+import { tempDir } from '../tempDir.js';
 
 const started = harness();
 const fixture = (name: string) => join(root, 'test', 'fixtures', 'spreadsheets', name);
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-ida-y-vuelta-'));
+const dir = tempDir('cartelera-ida-y-vuelta-');
 
 /** What the fixtures' export was made from: catalogo.xlsx imported, and Relatos salvajes' synopsis given Windows' line ending through the API. */
 async function catalogue(): Promise<string> {

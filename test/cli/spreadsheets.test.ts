@@ -2,15 +2,15 @@
 // with `cartelera import`: what a cell says is what is stored, or the import says exactly why not.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { harness } from '../harness.js';
 import { backend } from '../stores.js';
 import { cartelera, everyList } from './cli.js';
+import { tempDir } from '../tempDir.js';
 
 const started = harness();
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-hojas-'));
+const dir = tempDir('cartelera-hojas-');
 
 /** A folder holding these files, each written as the given bytes or UTF-8 text. */
 function folder(files: Record<string, string | Buffer>): string {

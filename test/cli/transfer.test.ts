@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { startService } from '../service.js';
 import { harness } from '../harness.js';
 import { backend } from '../stores.js';
 import { appOn, cartelera, everyList, withoutInstant } from './cli.js';
+import { tempDir } from '../tempDir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-cli-'));
+const dir = tempDir('cartelera-cli-');
 const started = harness();
 const store = async () => (await started.store()).url;
 async function seeded(): Promise<string> {

@@ -2,8 +2,7 @@
 // how), imported and exported with `cartelera`: what a cell says is what is stored, or the import
 // says exactly why not.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import readXlsxFile from 'read-excel-file/node';
@@ -12,11 +11,12 @@ import { harness } from '../harness.js';
 import { root } from '../service.js';
 import { backend } from '../stores.js';
 import { cartelera, everyList } from './cli.js';
+import { tempDir } from '../tempDir.js';
 
 const started = harness();
 const fixtures = join(root, 'test', 'fixtures', 'spreadsheets');
 const fixture = (name: string) => join(fixtures, name);
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-libros-'));
+const dir = tempDir('cartelera-libros-');
 
 async function lists(url: string) {
   const all = await everyList(url);

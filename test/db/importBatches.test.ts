@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
@@ -9,6 +8,7 @@ import type { Db } from '../../src/db/schema.js';
 import { importCatalogue } from '../../src/transfer/import.js';
 import { readImport } from '../../src/transfer/read/index.js';
 import { backend, withMigratedStore } from '../stores.js';
+import { tempDir } from '../tempDir.js';
 
 // An import stores its new records many a statement (src/transfer/import.ts, storeHeld). These
 // tests hold that path to what storing them one by one gave: keys, references by name, the change
@@ -17,7 +17,7 @@ import { backend, withMigratedStore } from '../stores.js';
 const MOVIES = 1234; // more than one statement's worth, and not a multiple of it
 
 function document(movies: { titulo: string; id?: number }[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cartelera-import-'));
+  const dir = tempDir('cartelera-import-');
   const file = join(dir, 'catalogo.json');
   const peliculas = movies.map((m) => ({ ...m, sipnosis: 's', duracion: 90, categoria: 'Drama' }));
   writeFileSync(file, JSON.stringify({ formato: 'cartelera', version: 1, categorias: [{ nombre: 'Drama' }], peliculas }));

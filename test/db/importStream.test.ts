@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { importCatalogue } from '../../src/transfer/import.js';
 import { readImport } from '../../src/transfer/read/index.js';
 import { backend, withMigratedStore } from '../stores.js';
+import { tempDir } from '../tempDir.js';
 
 // A CSV file on disk is read as it is parsed, 64 KiB at a time (src/transfer/read/csv.ts), never
 // whole. These tests hold a file of several pieces to what a small one gives: all of it, or none.
@@ -14,7 +14,7 @@ import { backend, withMigratedStore } from '../stores.js';
 const MOVIES = 2345; // about 190 KB: three pieces, and more than two batches
 
 function folder(lastRow = ''): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cartelera-stream-'));
+  const dir = tempDir('cartelera-stream-');
   writeFileSync(join(dir, 'categorias.csv'), 'Nombre\nDrama\n');
   const rows = Array.from({ length: MOVIES }, (_, i) => `Película ${i + 1};"Una familia; un verano\nde cambios, ${'y más '.repeat(8)}";${60 + (i % 90)};Drama`);
   writeFileSync(join(dir, 'peliculas.csv'), ['titulo;sipnosis;duracion;categoria', ...rows, lastRow].join('\n'));

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { harness } from '../harness.js';
 import { appOn, cartelera, everyList, withoutInstant } from '../cli/cli.js';
+import { tempDir } from '../tempDir.js';
 
 const { store } = harness();
 
@@ -19,7 +20,7 @@ async function changeLog(url: string): Promise<{ id: number; quien: string }[]> 
 }
 
 it('when a catalogue is copied SQLite → PostgreSQL → SQLite, then every list answers the same, and the ids continue past the copied ones', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cartelera-copy-'));
+  const dir = tempDir('cartelera-copy-');
   const sqlite = `sqlite:${join(dir, 'origen.sqlite')}`;
   assert.equal((await cartelera(['seed', '--quien', 'Ana'], sqlite)).code, 0);
   const postgres = await store();

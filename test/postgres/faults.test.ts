@@ -4,8 +4,7 @@
 // throughout.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cartelera } from '../cli/cli.js';
@@ -13,8 +12,9 @@ import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgre
 import { counterIn, fillUp, whileWriting, type Writing } from '../faults.js';
 import { seededRandom, seedFor } from '../random.js';
 import type { Service } from '../service.js';
+import { tempDir } from '../tempDir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-pg-faults-'));
+const dir = tempDir('cartelera-pg-faults-');
 // The server runs as the postgres user (as root, see embedded-postgres.ts), which must reach its data below.
 chmodSync(dir, 0o755);
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import SQLite from 'better-sqlite3';
@@ -9,9 +8,10 @@ import { openDatabase } from '../../src/db/connect.js';
 import { backupStore } from '../../src/transfer/backup.js';
 import { startService } from '../service.js';
 import { cartelera, everyList } from '../cli/cli.js';
+import { tempDir } from '../tempDir.js';
 
 it('when a backup is taken while the service writes, and another connection commits in the middle of it, then the copy is one moment of the store, holds that commit, passes check and is served as is', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cartelera-backup-'));
+  const dir = tempDir('cartelera-backup-');
   const file = join(dir, 'live.sqlite');
   const url = `sqlite:${file}`;
   assert.equal((await cartelera(['seed'], url)).code, 0);

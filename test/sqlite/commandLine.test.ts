@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
@@ -11,8 +10,9 @@ import { freePort } from '../embedded-postgres.js';
 import { logLines, root, startService } from '../service.js';
 import { appOn, cartelera } from '../cli/cli.js';
 import { upload } from '../api/uploads.js';
+import { tempDir } from '../tempDir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-sqlite-command-'));
+const dir = tempDir('cartelera-sqlite-command-');
 
 describe('cartelera on SQLite files', () => {
   it('when DATABASE_URL names a SQLite file that does not exist, then import, export, copy, check and migrate --status refuse, create nothing, and say how to make it with an option they take', async () => {

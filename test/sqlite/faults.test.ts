@@ -3,8 +3,7 @@
 // suite runs as root, as CI does, and run otherwise these tests fail with mount's refusal.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cartelera } from '../cli/cli.js';
@@ -12,8 +11,9 @@ import { counterIn, fillUp, whileWriting } from '../faults.js';
 import { buildTestApp } from '../helpers.js';
 import { seededRandom, seedFor } from '../random.js';
 import { logLines, startService, type Service } from '../service.js';
+import { tempDir } from '../tempDir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-faults-'));
+const dir = tempDir('cartelera-faults-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const FULL = 'No hay espacio en el disco para guardar los cambios.';

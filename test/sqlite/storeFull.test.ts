@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
@@ -14,6 +13,7 @@ import { createRecord } from '../../src/resources/writes.js';
 import { importCatalogue } from '../../src/transfer/import.js';
 import { readImport } from '../../src/transfer/read/index.js';
 import { fillUp } from '../faults.js';
+import { tempDir } from '../tempDir.js';
 
 // A disk that fills up in the middle of a transaction: SQLite writes the pages that do not fit its
 // cache to the WAL before the commit (a spill), the write fails with SQLITE_FULL, and SQLite rolls
@@ -21,7 +21,7 @@ import { fillUp } from '../faults.js';
 
 /** A migrated store on a tmpfs with `leave` bytes free and a cache of a few pages, for `work`; then `categorias`' count. */
 async function onNearlyFullDisk(leave: number, work: (db: Db, dir: string) => Promise<void>): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'cartelera-spill-'));
+  const dir = tempDir('cartelera-spill-');
   const disk = join(dir, 'disco');
   mkdirSync(disk);
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', disk]);
