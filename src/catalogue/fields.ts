@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+import { TIPOS_IMAGEN } from './imageTypes.js';
 
 /**
  * The field types every resource is built from. Each carries its contract rule once; the
@@ -98,7 +99,7 @@ export const Orden = Type.Integer({ minimum: 1, maximum: 2147483647 });
 /** Pixels, bytes: positive counts. */
 export const Count = Type.Integer({ minimum: 1, maximum: 2147483647 });
 
+export { TIPOS_IMAGEN };
 /** The image formats kept, judged by a file's content. */
-export const TIPOS_IMAGEN = ['image/jpeg', 'image/png', 'image/webp', 'image/avif'] as const;
 export type TipoImagen = (typeof TIPOS_IMAGEN)[number];
 export const TipoImagen = Type.Enum(TIPOS_IMAGEN);

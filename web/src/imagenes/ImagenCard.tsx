@@ -72,7 +72,7 @@ export const ImagenCard = ({ image, total, actions, drag }: Props) => {
             sx={{ position: 'relative', display: 'block', p: 0, border: 0, cursor: 'crosshair', lineHeight: 0, maxWidth: '100%', '&:focus-visible': { outline: 3, outlineColor: 'primary.main' } }}
           >
             {/* Its size from the record: the box is the picture's before the file arrives, so a click lands where it was aimed. */}
-            <Box component="img" src={source} alt={alt} width={picture.ancho} height={picture.alto} sx={{ maxWidth: '100%', width: 320, height: 'auto', display: 'block' }} />
+            <img src={source} alt={alt} width={picture.ancho} height={picture.alto} style={{ maxWidth: '100%', width: 320, height: 'auto', display: 'block' }} />
             <Box
               aria-hidden
               sx={{

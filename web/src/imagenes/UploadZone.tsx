@@ -1,8 +1,9 @@
-import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Box, Button, LinearProgress, Stack, TextField, Typography } from '@mui/material';
 import { useState, type DragEvent } from 'react';
 import { useDataProvider, useTranslate, type Identifier } from 'react-admin';
 import type { CarteleraDataProvider } from '../dataProvider';
+import { TIPOS_IMAGEN } from '../../../src/catalogue/imageTypes';
+import { FilePicker } from '../common/FilePicker';
 
 interface Pending {
   key: number;
@@ -28,8 +29,7 @@ export const UploadZone = ({ recurso, clave, onUploaded }: { recurso: string; cl
   const [pending, setPending] = useState<Pending[]>([]);
   const [over, setOver] = useState(false);
   const [busy, setBusy] = useState(false);
-  const add = (files: FileList | null) =>
-    setPending((now) => [...now, ...Array.from(files ?? [], (file) => ({ key: ++counter, file, alt: '', credito: '' }))]);
+  const add = (files: Iterable<File>) => setPending((now) => [...now, ...Array.from(files, (file) => ({ key: ++counter, file, alt: '', credito: '' }))]);
   const change = (key: number, changes: Partial<Pending>) => setPending((now) => now.map((p) => (p.key === key ? { ...p, ...changes } : p)));
 
   function drop(event: DragEvent) {
@@ -75,20 +75,7 @@ export const UploadZone = ({ recurso, clave, onUploaded }: { recurso: string; cl
         <Typography variant="body2" gutterBottom>
           {translate('cartelera.imagenes.drop')}
         </Typography>
-        <Button component="label" variant="outlined" startIcon={<UploadFileIcon />}>
-          {translate('cartelera.imagenes.choose')}
-          <input
-            hidden
-            type="file"
-            name="imagenes"
-            multiple
-            accept="image/jpeg,image/png,image/webp,image/avif"
-            onChange={(event) => {
-              add(event.target.files);
-              event.target.value = '';
-            }}
-          />
-        </Button>
+        <FilePicker label={translate('cartelera.imagenes.choose')} name="imagenes" accept={TIPOS_IMAGEN} onFiles={add} />
       </Box>
       {pending.length > 0 && (
         <Stack component="ol" spacing={2} sx={{ listStyle: 'none', p: 0, mt: 2 }} aria-label={translate('cartelera.imagenes.pending')}>

@@ -13,13 +13,17 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useState, type ChangeEvent } from 'react';
+import { useState } from 'react';
 import { HttpError, Title, useTranslate } from 'react-admin';
 import { EXISTENTES, type Existentes, type ImportReport } from '../../../src/api/transferSchemas';
 import { ExportChoices } from '../common/ExportButton';
 import { Rows } from '../common/Rows';
 import { exportUrl } from '../dataProvider';
 import { request } from '../dataProvider/http';
+import { FilePicker } from '../common/FilePicker';
+
+/** What the import reads: workbooks and CSV files, by extension and by type. */
+const SPREADSHEETS = ['.xlsx', '.ods', '.csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.oasis.opendocument.spreadsheet', 'text/csv'];
 
 type Problem = ImportReport['problemas'][number] & {
   /** The column's label as the sheet heads it. */
@@ -84,17 +88,7 @@ export const TransferPage = () => {
             {t('importHelp')}
           </Typography>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 2 }} alignItems={{ sm: 'center' }}>
-            <Button variant="outlined" component="label" startIcon={<UploadFileIcon />}>
-              {t('files')}
-              <input
-                hidden
-                type="file"
-                name="archivo"
-                multiple
-                accept=".xlsx,.ods,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.oasis.opendocument.spreadsheet,text/csv"
-                onChange={(event: ChangeEvent<HTMLInputElement>) => setFiles([...(event.target.files ?? [])])}
-              />
-            </Button>
+            <FilePicker label={t('files')} name="archivo" accept={SPREADSHEETS} onFiles={setFiles} />
             <Typography variant="body2" data-testid="archivos-elegidos">
               {files.length > 0 ? files.map((f) => `${f.name} (${megabytes(f.size)})`).join(', ') : t('noFiles')}
             </Typography>
