@@ -14,8 +14,8 @@ import { pruneRegularly } from './changes/retention.js';
 import { errorHandler, methodAwareNotFound } from './api/errors.js';
 import { strictJsonBodies } from './api/json.js';
 import { openApi } from './api/openapi.js';
+import { responseSerializer } from './api/serializers.js';
 import { tableVersions } from './cache/versions.js';
-import { isCanonicalFecha } from './catalogue/fecha.js';
 import { compileValidator, type JsonSchema } from './catalogue/validation.js';
 import { openDatabase, poolOf } from './db/connect.js';
 import type { Db } from './db/schema.js';
@@ -37,8 +37,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // A 255-character title percent-encodes to about 3 KB of path.
     routerOptions: { maxParamLength: 4096 },
-    // The serializer checks `anyOf` branches (a participation's evento) with Ajv, which must know our format.
-    serializerOpts: { ajv: { formats: { fecha: isCanonicalFecha } } },
     // An incoming X-Request-Id is vetted by requestIdOf, never taken as is.
     requestIdHeader: false,
     genReqId: requestIdOf,
@@ -78,6 +76,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // After CORS, so that browsers can read its refusals; before /docs exists, which gets its own CSP.
   await protect(app, config);
   app.setValidatorCompiler(({ schema, httpPart }) => compileValidator(schema as JsonSchema, httpPart ?? 'body', config.TIMEZONE));
+  app.setSerializerCompiler(responseSerializer);
   app.setErrorHandler(errorHandler);
   const notFound = methodAwareNotFound();
   app.addHook('onRoute', notFound.onRoute);
