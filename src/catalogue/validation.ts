@@ -64,11 +64,22 @@ function normalizerFor(schema: JsonSchema, zone: string): (data: unknown) => voi
 /** Where a value came from: a body (or an imported record) drops unknown fields; the others keep them. */
 export type Part = 'body' | 'params' | 'querystring' | 'headers' | string;
 
+const compiledByContent = new Map<string, ReturnType<typeof newValidator>>();
+
 /**
  * A validator that normalizes `data` in place, then checks it, keeping Ajv's errors on `.errors`
- * (the shape Fastify's validator compiler returns). `zone` is the city's (`TIMEZONE`).
+ * (the shape Fastify's validator compiler returns). `zone` is the city's (`TIMEZONE`). Compiled
+ * once per process for a schema's content, part and zone: Fastify hands each app its own copy of
+ * a route's schemas, and the tests build hundreds of apps in a process.
  */
 export function compileValidator(schema: JsonSchema, part: Part, zone: string) {
+  const key = `${part}\u0000${zone}\u0000${JSON.stringify(schema)}`;
+  let check = compiledByContent.get(key);
+  if (!check) compiledByContent.set(key, (check = newValidator(schema, part, zone)));
+  return check;
+}
+
+function newValidator(schema: JsonSchema, part: Part, zone: string) {
   const validate: ValidateFunction = (part === 'body' ? bodies : others).compile(schema);
   const normalize = normalizerFor(schema, zone);
   const check = (data: unknown) => {
