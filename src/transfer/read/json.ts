@@ -5,7 +5,7 @@ import Assembler from 'stream-json/assembler.js';
 import { parser } from 'stream-json/parser.js';
 import { exactNumber, firstInexactNumber } from '../../catalogue/numbers.js';
 import type { AnyResource } from '../../resources/define.js';
-import { resources } from '../../resources/index.js';
+import { transferred as resources } from '../../resources/index.js';
 import { DOCUMENT } from '../export.js';
 import { BATCH, UnreadableInput, type Incoming, type Place } from './types.js';
 
