@@ -63,9 +63,9 @@ describe(`Ida y vuelta: export, edit in LibreOffice, import (${backend})`, () =>
       // 2. Edited in LibreOffice: a movie's title and another's duration; saving writes its line breaks as \n.
       const file = fixture(`ida-y-vuelta-editado.${format}`);
       if (format === 'xlsx') {
-        // The fixture was saved before venues and showtimes had sheets: the export's are empty but for their headers.
+        // The fixture was saved before venues, showtimes and images had sheets: the export's are empty but for their headers.
         const exportedSheets = await sheetsOf(out);
-        assert.deepEqual(exportedSheets.slice(6).map(({ sheet, data }) => [sheet, data.length]), [['Lugares', 1], ['Funciones', 1]]);
+        assert.deepEqual(exportedSheets.slice(6).map(({ sheet, data }) => [sheet, data.length]), [['Lugares', 1], ['Funciones', 1], ['Imágenes', 1]]);
         const edited = exportedSheets.slice(0, 6).map(({ sheet, data }) => ({
           sheet,
           data: data.map((row, r) => row.map((cell, c) => {
