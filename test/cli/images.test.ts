@@ -7,13 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import readXlsxFile from 'read-excel-file/node';
 import sharp from 'sharp';
 import { imageLabels } from '../../src/catalogue/labels.js';
+import { messages } from '../../src/catalogue/messages.js';
 import { openDatabase } from '../../src/db/connect.js';
 import type { Db } from '../../src/db/schema.js';
 import { exportCsv } from '../../src/transfer/export.js';
 import { importCatalogue, type ImportOptions } from '../../src/transfer/import.js';
 import { readImport, readSpreadsheets } from '../../src/transfer/read/index.js';
 import { exportWorkbook } from '../../src/transfer/write/xlsx.js';
-import { upload } from '../api/uploads.js';
+import { importar, upload } from '../api/uploads.js';
 import { harness } from '../harness.js';
 import { buildTestApp, createArtista, createPelicula, send, type Json } from '../helpers.js';
 import { backend, withMigratedStore } from '../stores.js';
@@ -103,6 +104,11 @@ describe(`images in exports and imports (${backend})`, () => {
         assert.equal(next.orden, 2);
       } finally {
         await restored.close();
+      }
+      // The reader hands on each record that carries a file at once: an import holds one original at a time.
+      for await (const batch of readImport([out])) {
+        const files = batch.map((item) => 'record' in item && 'archivo_base64' in item.record);
+        assert.ok(files.slice(0, -1).every((file) => !file), `a batch of ${batch.length} holds a file before its end`);
       }
       const checked = await cartelera(['check'], target.url);
       assert.match(checked.stdout, /imagenes: 4\n[^]*integrity: ok\n$/, checked.stdout);
@@ -194,6 +200,10 @@ describe(`images in exports and imports (${backend})`, () => {
     await exportCsv(db, { folder });
     assert.ok(existsSync(join(folder, 'imagenes.csv')));
     assert.equal(readFileSync(join(folder, 'imagenes.csv'), 'utf8').split('\r\n')[0], `\uFEFF${Object.values(imageLabels.fields).join(';')}`);
+
+    const checkedUpload = await importar(app, '?comprobar=true&existentes=omitir', [{ name: 'catalogo.xlsx', bytes: workbook.bytes }]);
+    assert.equal(checkedUpload.statusCode, 200, checkedUpload.body);
+    assert.deepEqual(checkedUpload.json<Json>().avisos, [{ archivo: 'catalogo.xlsx', hoja: 'Imágenes', aviso: messages.spreadsheet.imagesIgnored('la hoja Imágenes') }]);
 
     for (const [read, place, what] of [
       [readSpreadsheets([{ name: 'catalogo.xlsx', bytes: Buffer.from(workbook.bytes) }]), { file: 'catalogo.xlsx', sheet: 'Imágenes' }, 'la hoja Imágenes'],
