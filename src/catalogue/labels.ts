@@ -36,8 +36,9 @@ export const fieldLabels = {
 } as const satisfies Record<string, Record<string, string>>;
 
 /**
- * The admin's labels of an image's fields. Images are not in resourceLabels/fieldLabels: those name
- * the spreadsheets' sheets and columns, where images keep the interface's names.
+ * The labels of an image's fields: the admin's, and the headers of the sheet `Imágenes` that
+ * spreadsheet exports list images in (an import does not read it back: a sheet holds no files).
+ * Apart from resourceLabels, whose resources the admin's change log filters by.
  */
 export const imageLabels = {
   name: ['Imagen', 'Imágenes'],
@@ -46,7 +47,11 @@ export const imageLabels = {
 
 /** A resource's labels by its path name: one and many (the name itself where none is declared). */
 export const labelsOfResource = (name: string): readonly [string, string] =>
-  (resourceLabels as Record<string, readonly [string, string]>)[name] ?? [name, name];
+  (resourceLabels as Record<string, readonly [string, string]>)[name] ?? (name === 'imagenes' ? imageLabels.name : [name, name]);
+
+/** A resource's field labels by its path name (none where none are declared). */
+export const fieldLabelsOf = (name: string): Readonly<Record<string, string>> =>
+  (fieldLabels as Record<string, Record<string, string>>)[name] ?? (name === 'imagenes' ? imageLabels.fields : {});
 
 /** How a field's coded values read for people (a participation's `tipo_evento` as the item's kind), for sheets and the admin. */
 export const valueLabels = {

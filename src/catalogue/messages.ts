@@ -104,6 +104,14 @@ export const messages = {
     notMultipart: "Envíe la imagen como multipart/form-data, con el archivo en la parte 'archivo'.",
     fixedField: (field: string) => `El campo '${field}' no puede cambiar: suba una imagen nueva.`,
     badParameter: (name: string, takes: string) => `El parámetro '${name}' admite: ${takes}.`,
+    /** An import's image whose file, carried in base64, cannot be read. */
+    notBase64: (field: string) => `El campo '${field}' debe ser el archivo en base64: solo A-Z, a-z, 0-9, + y /, con = al final para completar.`,
+    /** An import's image whose fields say other than its file does. */
+    notTheFile: (field: string, read: string | number) => `El campo '${field}' no coincide con el archivo, que dice ${read}.`,
+    /** An import given an image's file where files are not taken (an upload of spreadsheets). */
+    filesNotTaken: 'Esta importación no admite archivos de imágenes: use cartelera import con un export JSON o NDJSON.',
+    /** An import that would replace a stored image's file. */
+    otherFile: (id: number) => `El archivo no es el de la imagen con id: ${id}, y el archivo de una imagen no cambia: suba una imagen nueva.`,
   },
 
   moreInfo: {
@@ -251,6 +259,9 @@ export const messages = {
     },
     /** Where in a CSV file: `La fila 6`, `La fila 6 (columna Sinopsis)`. */
     csvAt: (row: number, label?: string) => `La fila ${row}${label ? ` (columna ${label})` : ''}`,
+    /** A sheet or CSV file of images: listed by exports, not read by imports (docs/data.md). */
+    imagesIgnored: (sheet: string) =>
+      `Se ignoró ${sheet}: una hoja de cálculo no lleva los archivos de las imágenes, así que no se importan desde ella; las imágenes guardadas quedan como están, y un export JSON o NDJSON las trae con sus archivos.`,
     unknownSheet: (sheet: string, expected: readonly string[]) =>
       `No se reconoce la hoja '${sheet}'; cada hoja lleva el nombre de un recurso: ${expected.join(', ')}.`,
     dateInText: (label: string, shown: string) =>

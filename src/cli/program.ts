@@ -13,10 +13,10 @@ import { storeFaultOf, type StoreFault } from '../db/errors.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
-import { artistas, categorias, eventosUrbanos, funciones, lugares, obras, participaciones, peliculas, resources } from '../resources/index.js';
+import { artistas, categorias, eventosUrbanos, funciones, lugares, obras, participaciones, peliculas, transferred } from '../resources/index.js';
 import { backupStore } from '../transfer/backup.js';
 import { checkStore, migrationStates } from '../transfer/check.js';
-import { copyCatalogue } from '../transfer/copy.js';
+import { copyCatalogue, FILES } from '../transfer/copy.js';
 import { exportCatalogue, exportCsv, type ExportFormat } from '../transfer/export.js';
 import { importCatalogue, problemCount, problemText, type ImportResult, type OnConflict } from '../transfer/import.js';
 import { placeText, readImport, UnreadableInput, type Encoding, type Incoming } from '../transfer/read/index.js';
@@ -84,15 +84,15 @@ program
   .description('write the whole catalogue, or one resource: a JSON document (default), NDJSON, a workbook (.xlsx or .ods), staff CSV files')
   .option('--out <file>', 'where to write (for csv, a .csv file, or a folder of them); standard output when absent')
   .addOption(new Option('--format <format>', 'json, ndjson, xlsx, ods or csv (default: from --out\'s extension, else json)').choices(['json', 'ndjson', 'xlsx', 'ods', 'csv']))
-  .option('--recurso <name>', `one resource alone: ${resources.map((r) => r.name).join(', ')}`)
+  .option('--recurso <name>', `one resource alone: ${transferred.map((r) => r.name).join(', ')}`)
   .action((options: { out?: string; format?: Format; recurso?: string }) => {
     const path = options.out === undefined ? undefined : userPath(options.out);
     const format = exportFormat(options.out, options.format);
     const resource = options.recurso === undefined ? undefined : resourceArgument(options.recurso);
     // One CSV file holds one resource: --recurso names it, or the file's name does (peliculas.csv).
     const oneCsv = format === 'csv' && (path === undefined || extname(path).toLowerCase() === '.csv');
-    const csvResource = oneCsv ? (resource ?? (path ? resources.find((r) => r.name.toLowerCase() === basename(path, extname(path)).toLowerCase()) : undefined)) : undefined;
-    if (oneCsv && !csvResource) throw new Failure(`export: a CSV file holds one resource: name it with --recurso (${resources.map((r) => r.name).join(', ')}), or write a folder of them with --format csv --out <folder>`, 2);
+    const csvResource = oneCsv ? (resource ?? (path ? transferred.find((r) => r.name.toLowerCase() === basename(path, extname(path)).toLowerCase()) : undefined)) : undefined;
+    if (oneCsv && !csvResource) throw new Failure(`export: a CSV file holds one resource: name it with --recurso (${transferred.map((r) => r.name).join(', ')}), or write a folder of them with --format csv --out <folder>`, 2);
     return withStore({}, async (db) => {
       await requireMigrated(db);
       const only = resource ?? csvResource;
@@ -103,7 +103,7 @@ program
         // A file is written whole or not at all: never a truncated one under the name asked for.
         const to = (fill: (out: Writable) => Promise<unknown>) => (path ? writeWholeFile(newFileAt(path), async (out) => void (await fill(out))) : fill(process.stdout));
         if (csvResource) await to((out) => exportCsv(db, { out, resource: csvResource }, advance));
-        else if (format !== 'csv') await to((out) => exportCatalogue(db, format, out, advance, resource ? [resource] : resources));
+        else if (format !== 'csv') await to((out) => exportCatalogue(db, format, out, advance, resource ? [resource] : transferred));
       });
     });
   });
@@ -123,7 +123,9 @@ program
     const bytes = files.reduce((sum, f) => sum + sizeOf(f), 0);
     const result = await withProgress('import', bytes, 'bytes', (advance) => {
       let read = 0;
-      return importCatalogue(db, readImport(files, (n) => advance((read += n)), { encoding: options.encoding }), { ...options, timeZone: config.TIMEZONE });
+      return importCatalogue(db, readImport(files, (n) => advance((read += n)), { encoding: options.encoding }), {
+        ...options, timeZone: config.TIMEZONE, files: { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS },
+      });
     });
     report(options.dryRun ? 'import (dry run, nothing stored)' : 'import', result);
   }));
@@ -150,10 +152,10 @@ program
       await migrateToLatest(target);
       const total = await recordCount(source);
       const sums = await withProgress('copy', total, 'records', (advance) => copyCatalogue(source, target, options, advance));
-      for (const { name } of resources) {
+      for (const name of [...transferred.map((r) => r.name), FILES]) {
         const [from, to] = [sums.source[name], sums.target[name]];
         if (from?.count !== to?.count || from?.sha256 !== to?.sha256) throw new Failure(`copy: ${name} differs between source and target after the copy`, 1);
-        console.error(`copy: ${name} ${to?.count ?? 0} records, sha256 ${to?.sha256 ?? ''}`);
+        console.error(`copy: ${name} ${to?.count ?? 0} ${name === FILES ? 'files' : 'records'}, sha256 ${to?.sha256 ?? ''}`);
       }
       console.error('copy: done; every table matches its source');
     } finally {
@@ -263,8 +265,8 @@ function exportFormat(out: string | undefined, given: Format | undefined): Forma
 
 /** `--recurso`: a resource's path name, in any case. */
 function resourceArgument(name: string): AnyResource {
-  const resource = resources.find((r) => r.name.toLowerCase() === name.toLowerCase());
-  if (!resource) throw new Failure(`export: --recurso ${name} names no resource (${resources.map((r) => r.name).join(', ')})`, 2);
+  const resource = transferred.find((r) => r.name.toLowerCase() === name.toLowerCase());
+  if (!resource) throw new Failure(`export: --recurso ${name} names no resource (${transferred.map((r) => r.name).join(', ')})`, 2);
   return resource;
 }
 
@@ -293,7 +295,7 @@ async function requireMigrated(db: Db): Promise<void> {
 
 async function recordCount(db: Db): Promise<number> {
   let total = 0;
-  for (const r of resources) total += await countRows(db, r.table);
+  for (const r of transferred) total += await countRows(db, r.table);
   return total;
 }
 

@@ -71,6 +71,11 @@ export interface ResourceDefinition<T extends keyof Database, K extends string, 
   images?: true;
   /** Fields answered but never taken from a client: what the service works out itself (an image's size). */
   readOnly?: readonly (keyof F & string)[];
+  /**
+   * The field in which an export carries a record's file (its bytes in base64) and an import reads
+   * it back: an image's original, `archivo_base64`. Spreadsheets list the other fields without it.
+   */
+  file?: string;
   /** Its queries; what they are given to store carries every comparable column, filled from the text fields (see defineResource). */
   queries(db: Db): Queries<
     Record<K, number> & Static<TObject<F>>,
@@ -157,6 +162,7 @@ export function defineResource<T extends keyof Database, K extends string, F ext
   const item = Type.Object({ [key.name]: key.schema, ...def.fields }, { examples: [def.example] });
   const readOnly = new Set<string>(def.readOnly ?? []);
   const taken = Object.fromEntries(Object.entries(def.fields).filter(([name]) => !readOnly.has(name)));
+  const worked = Object.fromEntries(Object.entries(def.fields).filter(([name]) => readOnly.has(name)).map(([name, schema]) => [name, Type.Optional(schema)]));
   const update = Type.Object({ ...taken, [key.name]: Type.Optional(key.schema) });
   const names = Object.keys(item.properties);
   const kinds = fieldKinds(item);
@@ -204,8 +210,8 @@ export function defineResource<T extends keyof Database, K extends string, F ext
       create: key.chosenByClient ? item : Type.Object(taken),
       update,
       patch: Type.Partial(update),
-      // A restore (an import, an undo) brings back what the service once worked out too.
-      restore: key.chosenByClient ? item : Type.Object({ ...def.fields, [key.name]: Type.Optional(key.schema) }),
+      // A restore (an import, an undo) brings back what the service once worked out too, when it has it.
+      restore: key.chosenByClient ? item : Type.Object({ ...taken, ...worked, [key.name]: Type.Optional(key.schema) }),
     },
     fieldNames: Object.keys(def.fields),
     kinds,

@@ -43,6 +43,7 @@ export const imagenes = defineResource({
     url: ShortText,
   },
   readOnly: ['ancho', 'alto', 'tipo', 'bytes', 'url'],
+  file: 'archivo_base64',
   lookup: { param: 'id', schema: Id },
   example: {
     id: 1, recurso: 'peliculas', clave: 1, alt: 'Afiche de Roma: Cleo abraza a los niños en la playa.', credito: 'Netflix',

@@ -23,3 +23,9 @@ export const imagenes: AnyResource = declaredImages;
 
 /** Every resource whose changes the log holds. */
 export const loggedResources: readonly AnyResource[] = [...resources, imagenes];
+
+/**
+ * What an export carries, an import reads and a copy takes, each after those it refers to: the
+ * records, then their images (which name records of five of them).
+ */
+export const transferred: readonly AnyResource[] = [...resources, imagenes];

@@ -5,8 +5,9 @@ import type { Writable } from 'node:stream';
 import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
-import { resources } from '../resources/index.js';
+import { transferred } from '../resources/index.js';
 import { inSnapshot } from '../db/snapshot.js';
+import { FILES_PER_PAGE, originalsOf, withFile } from './imageFiles.js';
 import { writeStaffCsv } from './write/csv.js';
 import { withStaffSheets } from './write/sheets.js';
 import { writeWholeFile } from './wholeFile.js';
@@ -20,19 +21,20 @@ export const DOCUMENT = { formato: 'cartelera', version: 1 } as const;
 export type Progress = (written: number) => void;
 
 /**
- * The whole catalogue (or the resources named), each record exactly as the API answers it, from
- * one consistent view of the store, written page by page as it is read to `out`: memory stays flat
- * whatever the catalogue's size.
+ * The whole catalogue (or the resources named), each record exactly as the API answers it (an
+ * image with its original in base64 after its fields), from one consistent view of the store,
+ * written page by page as it is read to `out`: memory stays flat whatever the catalogue's size.
  */
-export async function exportCatalogue(db: Db, format: ExportFormat, out: Writable, progress: Progress = () => {}, only: readonly AnyResource[] = resources): Promise<number> {
+export async function exportCatalogue(db: Db, format: ExportFormat, out: Writable, progress: Progress = () => {}, only: readonly AnyResource[] = transferred): Promise<number> {
   let written = 0;
   await inSnapshot(db, async (trx) => {
     if (format === 'json') await write(out, `{"formato":"${DOCUMENT.formato}","version":${DOCUMENT.version},"exportado":${JSON.stringify(new Date().toISOString())}`);
     for (const resource of only) {
       if (format === 'json') await write(out, `,\n${JSON.stringify(resource.name)}:[`);
       const before = written;
-      for await (const rows of allRows(trx, resource.table, resource.key.name)) {
-        const records = rows.map((row) => resource.representation(row));
+      for await (const rows of allRows(trx, resource.table, resource.key.name, resource.file === undefined ? undefined : FILES_PER_PAGE)) {
+        const files = resource.file === undefined ? undefined : await originalsOf(trx, rows.map((row) => row[resource.key.name] as number));
+        const records = rows.map((row) => withFile(resource, resource.representation(row), files?.get(row[resource.key.name] as number)));
         const text = format === 'json'
           ? `${written === before ? '\n' : ',\n'}${records.join(',\n')}`
           : records.map((record) => `{"recurso":${JSON.stringify(resource.name)},"registro":${record}}\n`).join('');

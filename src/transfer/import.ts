@@ -1,4 +1,4 @@
-import { fieldLabels, valueLabels } from '../catalogue/labels.js';
+import { fieldLabelsOf, valueLabels } from '../catalogue/labels.js';
 import { messages } from '../catalogue/messages.js';
 import { comparable } from '../catalogue/comparable.js';
 import { Refusal, type Problem } from '../catalogue/refusal.js';
@@ -11,6 +11,9 @@ import { violationOf } from '../db/errors.js';
 import { inSavepoint, writeTransaction } from '../db/transaction.js';
 import { changesNothing, createRecord, recordCreated, replaceRecord } from '../resources/writes.js';
 import { ChangeBatch, type ChangeContext, type Quien } from '../resources/changeLog.js';
+import { createImage, editImage } from '../resources/imageWrites.js';
+import type { Original } from '../images/judge.js';
+import { judgedFile, storedDigest, type FileLimits } from './imageFiles.js';
 import { namesOf } from './read/table.js';
 import type { Incoming, Place, Read } from './read/types.js';
 
@@ -25,6 +28,8 @@ export interface ImportOptions {
   quien: Quien;
   /** The city's zone (`TIMEZONE`): a date-time with an offset is stored as its wall clock there. */
   timeZone: string;
+  /** What a record's file (an image's original) is held to, as an upload is; without it, an import takes no files. */
+  files?: FileLimits;
 }
 
 /**
@@ -132,6 +137,9 @@ class Importer {
   /** Who writes; the import's changes are stored many a statement. */
   private readonly context: ChangeContext;
 
+  /** Records given without a key that is their only unique value, so far. */
+  private keyless = 0;
+
   constructor(
     private readonly db: Db,
     private readonly options: ImportOptions,
@@ -146,10 +154,11 @@ class Importer {
   }
 
   async take(read: Read): Promise<void> {
-    const { resource, record: raw, place } = read;
+    const { resource, place } = read;
     // Records may refer to the held ones, by id or by name: those are stored first.
     if (this.held && this.held.resource !== resource) await this.storeHeld();
-    const problems: Problem[] = [];
+    // A record's file (an image's original) is judged as an upload is, and goes on beside the record.
+    const { record: raw, original, problems } = await judgedFile(resource, read.record, this.options.files);
     // The API ignores fields it does not know; an import says so instead of dropping them.
     const names = namesOf(resource);
     for (const field of Object.keys(raw).filter((name) => !names.includes(name))) problems.push({ field, sentence: messages.unknownField(field, names) });
@@ -161,7 +170,7 @@ class Importer {
     const told = new Set([...(read.absent ?? []), ...(read.problems ?? []).map((p) => p.field)]);
     problems.push(...(read.problems ?? []), ...invalid.filter((p) => !told.has(p.field)));
     if (value && problems.length === 0) await this.resolveIds(resource, value, problems);
-    if (value && problems.length === 0) await this.store(resource, value, problems, place);
+    if (value && problems.length === 0) await this.store(resource, value, problems, place, original);
     // A cell's problem names its column as the sheet does, and quotes the cell as the file wrote it; a row's come in its columns' order.
     const order = Object.keys(read.columns ?? {});
     const column = (problem: Problem) => (problem.field === undefined ? -1 : order.indexOf(problem.field));
@@ -235,18 +244,19 @@ class Importer {
     }
   }
 
-  private async store(resource: AnyResource, value: Record<string, unknown>, problems: Problem[], place: Place) {
+  private async store(resource: AnyResource, value: Record<string, unknown>, problems: Problem[], place: Place, original?: Original) {
     const known = this.known.get(resource) ?? (await this.knownOf(resource));
     const counts = (this.result.counts[resource.name] ??= { created: 0, updated: 0, skipped: 0 });
     const keyName = resource.key.name;
     const fileKey = value[keyName] as number | undefined;
-    const unique = uniqueKeyOf(resource, value);
+    // A record whose one unique value is a key the store hands out (an image's id), given without it, is nobody's repeat.
+    const unique = fileKey === undefined && resource.unique.every((field) => field === keyName) ? `\u0000${++this.keyless}` : uniqueKeyOf(resource, value);
     const duplicate = () => problems.push({ field: uniqueField(resource), sentence: messages.duplicate(resource.nouns, resource.uniqueValue(value)) });
     const first = known.inFile.get(unique);
     if (first) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), first, place) });
     known.inFile.set(unique, place);
     const firstWithKey = fileKey === undefined ? undefined : known.keysInFile.get(fileKey);
-    const keyLabel = (fieldLabels as Record<string, Record<string, string>>)[resource.name]?.[keyName] ?? keyName;
+    const keyLabel = fieldLabelsOf(resource.name)[keyName] ?? keyName;
     if (firstWithKey) return void problems.push({ field: keyName, sentence: repeated(`${keyLabel} ${fileKey}`, firstWithKey, place) });
     if (fileKey !== undefined) known.keysInFile.set(fileKey, place);
 
@@ -261,12 +271,16 @@ class Importer {
       }
       if (fileKey !== undefined) known.fromFile.set(fileKey, existing);
       if (this.options.onConflict === 'skip') return void counts.skipped++;
+      // A stored record's file never changes (an image's): another file is a problem, not an update.
+      if (original && original.digest !== (await storedDigest(this.db, existing))) return void problems.push({ field: resource.file, sentence: messages.image.otherFile(existing) });
       const stored = await resource.queries(this.db).get(existing);
       const replacement = { ...keptLineEndings(resource, stored, value), [keyName]: existing };
       // A record the file gives as it is stored is left alone: "updated" counts real changes only.
       if (stored && changesNothing(resource, stored, replacement)) return void counts.skipped++;
       await this.storeHeld();
-      if (this.storing) await this.write(problems, () => replaceRecord(this.db, resource, existing, replacement, this.context));
+      if (this.storing) {
+        await this.write(problems, () => (original ? editImage(this.db, existing, replacement, true, this.context) : replaceRecord(this.db, resource, existing, replacement, this.context)));
+      }
       // Its new title or name is the record's from here on.
       if (stored) this.forget(known, stored);
       this.know(known, unique, existing, replacement);
@@ -281,6 +295,12 @@ class Importer {
     if (!this.storing) return void this.know(known, unique, fileKey ?? standIn(known, unique), value);
     // A key the file gives is known now; one the store hands out, once the record is stored.
     if (fileKey !== undefined) this.know(known, unique, fileKey, value);
+    if (original) {
+      // Stored at once with its file, which is never held with others' (each may be up to IMAGE_MAX_BYTES).
+      const created = await this.write(problems, () => createImage(this.db, value, original, this.context));
+      if (created && fileKey === undefined) this.know(known, unique, created[keyName] as number, value);
+      return;
+    }
     this.held ??= { resource, records: [] };
     this.held.records.push({ value, place, unique });
     if (this.held.records.length >= HOLD) await this.storeHeld();

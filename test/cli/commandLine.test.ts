@@ -76,7 +76,7 @@ describe(`cartelera's files and stores (${backend})`, () => {
 
     const csv = await cartelera(['export', '--out', join(dir, 'catalogo.csv')], url);
     assert.equal(csv.code, 2);
-    assert.match(csv.stderr, /export: a CSV file holds one resource: name it with --recurso \(categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones, lugares, funciones\), or write a folder of them with --format csv --out <folder>/);
+    assert.match(csv.stderr, /export: a CSV file holds one resource: name it with --recurso \(categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones, lugares, funciones, imagenes\), or write a folder of them with --format csv --out <folder>/);
     assert.ok(!existsSync(join(dir, 'catalogo.csv')));
 
     const contradiction = await cartelera(['export', '--format', 'json', '--out', join(dir, 'x.ndjson')], url);

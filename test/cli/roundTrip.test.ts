@@ -63,9 +63,9 @@ describe(`Ida y vuelta: export, edit in LibreOffice, import (${backend})`, () =>
       // 2. Edited in LibreOffice: a movie's title and another's duration; saving writes its line breaks as \n.
       const file = fixture(`ida-y-vuelta-editado.${format}`);
       if (format === 'xlsx') {
-        // The fixture was saved before venues and showtimes had sheets: the export's are empty but for their headers.
+        // The fixture was saved before venues, showtimes and images had sheets: the export's are empty but for their headers.
         const exportedSheets = await sheetsOf(out);
-        assert.deepEqual(exportedSheets.slice(6).map(({ sheet, data }) => [sheet, data.length]), [['Lugares', 1], ['Funciones', 1]]);
+        assert.deepEqual(exportedSheets.slice(6).map(({ sheet, data }) => [sheet, data.length]), [['Lugares', 1], ['Funciones', 1], ['Imágenes', 1]]);
         const edited = exportedSheets.slice(0, 6).map(({ sheet, data }) => ({
           sheet,
           data: data.map((row, r) => row.map((cell, c) => {
@@ -151,7 +151,7 @@ describe(`exporting one resource, and .ods (${backend})`, () => {
     assert.deepEqual(Object.keys(JSON.parse(readFileSync(json, 'utf8')) as object), ['formato', 'version', 'exportado', 'eventosUrbanos']);
     const wrong = await cartelera(['export', '--recurso', 'libros', '--out', json], url);
     assert.equal(wrong.code, 2);
-    assert.match(wrong.stderr, /--recurso libros names no resource \(categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones, lugares, funciones\)/);
+    assert.match(wrong.stderr, /--recurso libros names no resource \(categorias, peliculas, Obras, eventosUrbanos, artistas, participaciones, lugares, funciones, imagenes\)/);
   });
 
   it('when the catalogue is exported as .ods, then it imports back unchanged, and into an empty store as the same catalogue, its line breaks as \\n', async () => {
@@ -182,7 +182,7 @@ describe(`exporting one resource, and .ods (${backend})`, () => {
     const parts = unzipSync(bytes);
     assert.deepEqual(Object.keys(parts), ['mimetype', 'META-INF/manifest.xml', 'content.xml', 'styles.xml']);
     const content = strFromU8(parts['content.xml'] ?? new Uint8Array());
-    assert.deepEqual([...content.matchAll(/<table:table table:name="([^"]*)"/g)].map((m) => m[1]), ['Categorías', 'Películas', 'Obras', 'Eventos urbanos', 'Artistas', 'Participaciones', 'Lugares', 'Funciones']);
+    assert.deepEqual([...content.matchAll(/<table:table table:name="([^"]*)"/g)].map((m) => m[1]), ['Categorías', 'Películas', 'Obras', 'Eventos urbanos', 'Artistas', 'Participaciones', 'Lugares', 'Funciones', 'Imágenes']);
     assert.ok(content.includes('<table:table-cell table:style-name="datetime" office:value-type="date" office:date-value="2026-11-14T20:30:00"><text:p>14/11/2026 20:30</text:p></table:table-cell>'));
     assert.ok(content.includes('<table:table-cell table:style-name="date" office:value-type="date" office:date-value="2026-11-20"><text:p>20/11/2026</text:p></table:table-cell>'));
     assert.ok(content.includes('<number:date-style style:name="n-datetime"><number:day number:style="long"/><number:text>/</number:text><number:month number:style="long"/><number:text>/</number:text><number:year number:style="long"/><number:text> </number:text><number:hours number:style="long"/><number:text>:</number:text><number:minutes number:style="long"/></number:date-style>'));

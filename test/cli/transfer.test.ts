@@ -48,7 +48,7 @@ describe(`cartelera export and import (${backend})`, () => {
     const run = await cartelera(['export'], url);
     assert.equal(run.code, 0, run.stderr);
     const document = JSON.parse(run.stdout) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(document), ['formato', 'version', 'exportado', 'categorias', 'peliculas', 'Obras', 'eventosUrbanos', 'artistas', 'participaciones', 'lugares', 'funciones']);
+    assert.deepEqual(Object.keys(document), ['formato', 'version', 'exportado', 'categorias', 'peliculas', 'Obras', 'eventosUrbanos', 'artistas', 'participaciones', 'lugares', 'funciones', 'imagenes']);
     assert.equal(document.formato, 'cartelera');
     assert.equal(document.version, 1);
     const lists = await everyList(url);

@@ -78,7 +78,7 @@ describe(`importing and exporting workbooks (${backend})`, () => {
     const run = await cartelera(['export', '--out', out], url, { TZ: 'America/Argentina/Buenos_Aires' });
     assert.equal(run.code, 0, run.stderr);
     const sheets = await readXlsxFile(readFileSync(out));
-    assert.deepEqual(sheets.map((s) => s.sheet), ['Categorías', 'Películas', 'Obras', 'Eventos urbanos', 'Artistas', 'Participaciones', 'Lugares', 'Funciones']);
+    assert.deepEqual(sheets.map((s) => s.sheet), ['Categorías', 'Películas', 'Obras', 'Eventos urbanos', 'Artistas', 'Participaciones', 'Lugares', 'Funciones', 'Imágenes']);
     const eventos = sheets.find((s) => s.sheet === 'Eventos urbanos')?.data ?? [];
     assert.deepEqual(eventos[0], ['Id', 'Título', 'Descripción', 'Fecha y hora', 'Lugar', 'Categoría']);
     assert.deepEqual(eventos.slice(1).map((row) => [row[3], row[5]]), [

@@ -6,7 +6,7 @@ import { resources } from '../../resources/index.js';
 import { piecesOf, piecesOnDisk, readCsv } from './csv.js';
 import { readDocument, readNdjson } from './json.js';
 import { readOds } from './ods.js';
-import { resourceOfTable } from './table.js';
+import { resourceOfTable, withFiles } from './table.js';
 import { BATCH, UnreadableInput, type Incoming, type ReadOptions, type SpreadsheetFile } from './types.js';
 import { readXlsx } from './xlsx.js';
 
@@ -43,17 +43,19 @@ export async function* readImport(paths: string[], bytesRead: (n: number) => voi
  */
 export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadOptions = {}, bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
   const ext = (file: SpreadsheetFile) => extname(file.name).toLowerCase();
+  const ignored = (file: SpreadsheetFile) => ext(file) === '.csv' && withFiles(basename(file.name, extname(file.name)));
   const unreadable = (file: SpreadsheetFile): string | undefined => {
     if (!SPREADSHEETS.includes(ext(file))) return messages.transfer.notSpreadsheet;
     if (('bytes' in file ? file.bytes.length : statSync(file.path).size) === 0) return messages.transfer.emptyFile;
-    if (ext(file) === '.csv' && !csvResource(file.name)) return messages.transfer.csvName(resources.map((r) => `${r.name}.csv`));
+    if (ext(file) === '.csv' && !csvResource(file.name) && !ignored(file)) return messages.transfer.csvName(resources.map((r) => `${r.name}.csv`));
     return undefined;
   };
-  const problems = files.flatMap((file) => {
+  const aboutFiles = files.flatMap((file): Incoming[] => {
     const problem = unreadable(file);
+    if (problem === undefined && ignored(file)) return [{ notice: messages.spreadsheet.imagesIgnored(`el archivo ${basename(file.name)}`), place: { file: file.name } }];
     return problem === undefined ? [] : [{ problem, place: { file: file.name } }];
   });
-  if (problems.length > 0) yield problems;
+  if (aboutFiles.length > 0) yield aboutFiles;
   const readable = files.filter((file) => unreadable(file) === undefined);
   for (const file of readable) {
     const read = WORKBOOKS[ext(file)];

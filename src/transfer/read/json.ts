@@ -5,13 +5,22 @@ import Assembler from 'stream-json/assembler.js';
 import { parser } from 'stream-json/parser.js';
 import { exactNumber, firstInexactNumber } from '../../catalogue/numbers.js';
 import type { AnyResource } from '../../resources/define.js';
-import { resources } from '../../resources/index.js';
+import { transferred as resources } from '../../resources/index.js';
 import { DOCUMENT } from '../export.js';
 import { BATCH, UnreadableInput, type Incoming, type Place } from './types.js';
 
 const byName = new Map(resources.map((r) => [r.name.toLowerCase(), r]));
 /** A JSON list's or NDJSON line's resource, by its path name. */
 const listNamed = (name: unknown) => (typeof name === 'string' ? byName.get(name.toLowerCase()) : undefined);
+
+/**
+ * A batch is handed on at BATCH records, or after a record that carries a file (an image's
+ * original, up to IMAGE_MAX_BYTES in base64): never many files held at once.
+ */
+const full = (batch: Incoming[]) => {
+  const last = batch.at(-1);
+  return batch.length >= BATCH || (last !== undefined && 'resource' in last && last.resource.file !== undefined && last.resource.file in last.record);
+};
 
 function counted(file: string, bytesRead: (n: number) => void): Readable {
   const stream = createReadStream(file);
@@ -94,7 +103,7 @@ export async function* readNdjson(file: string, bytesRead: (n: number) => void):
   for await (const text of createInterface({ input: counted(file, bytesRead), crlfDelay: Infinity })) {
     line++;
     if (text.trim() !== '') batch.push(ndjsonEntry(text, { file, line }));
-    if (batch.length >= BATCH) {
+    if (full(batch)) {
       yield batch;
       batch = [];
     }
@@ -140,7 +149,7 @@ async function* inBatches<T>(source: Readable, take: (item: T, out: Incoming[]) 
       failure ??= error;
       source.destroy();
     }
-    if (out.length >= BATCH || failure !== undefined) {
+    if (full(out) || failure !== undefined) {
       source.pause();
       poke();
     }
@@ -156,7 +165,7 @@ async function* inBatches<T>(source: Readable, take: (item: T, out: Incoming[]) 
   try {
     for (;;) {
       if (failure !== undefined) throw failure;
-      if (out.length >= BATCH || (ended && out.length > 0)) {
+      if (full(out) || (ended && out.length > 0)) {
         const batch = out;
         out = [];
         yield batch;

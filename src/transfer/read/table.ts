@@ -1,8 +1,8 @@
-import { fieldLabels, labelsOfResource } from '../../catalogue/labels.js';
+import { fieldLabelsOf, labelsOfResource } from '../../catalogue/labels.js';
 import { comparable } from '../../catalogue/comparable.js';
 import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
-import { resources } from '../../resources/index.js';
+import { resources, transferred } from '../../resources/index.js';
 import type { Cell, Incoming, Place, ReadProblem, Row, Sheet } from './types.js';
 import { cellValue } from './values.js';
 
@@ -15,7 +15,10 @@ export function readSheets(file: string, sheets: Sheet[]): Incoming[] {
   const named = sheets.map((s) => ({ ...s, resource: resourceOfTable(s.name) }));
   const items: Incoming[] = named
     .filter((s) => !s.resource && s.rows.some((row) => !row.cells.every(isEmpty)))
-    .map((s) => ({ problem: messages.spreadsheet.unknownSheet(s.name, resources.map((r) => `${labelsOfResource(r.name)[1]} (${r.name})`)), place: { file, sheet: s.name } }));
+    .map((s) =>
+      withFiles(s.name)
+        ? { notice: messages.spreadsheet.imagesIgnored(`la hoja ${s.name}`), place: { file, sheet: s.name } }
+        : { problem: messages.spreadsheet.unknownSheet(s.name, resources.map((r) => `${labelsOfResource(r.name)[1]} (${r.name})`)), place: { file, sheet: s.name } });
   const order = (resource: AnyResource | undefined) => (resource ? resources.indexOf(resource) : -1);
   for (const { name, rows, resource } of named.filter((s) => s.resource).sort((a, b) => order(a.resource) - order(b.resource))) {
     if (resource) items.push(...readTable(rows, resource, { file, sheet: name }));
@@ -124,7 +127,7 @@ export function namesOf(resource: AnyResource): string[] {
 
 /** Each field's label, and each lookup alias's (the label of the reference it stands for). */
 export function labelsOf(resource: AnyResource): Record<string, string> {
-  const declared: Record<string, string> = (fieldLabels as Record<string, Record<string, string>>)[resource.name] ?? {};
+  const declared = fieldLabelsOf(resource.name);
   const labels = Object.fromEntries([resource.key.name, ...resource.fieldNames].map((name) => [name, declared[name] ?? name]));
   // A reference may be named by its lookup value (`categoria`: the category's name) instead of its id.
   const aliases = Object.entries(resource.references ?? {}).flatMap(([field, ref]) => (ref.byLookup ? [[ref.byLookup, labels[field] ?? ref.byLookup]] : []));
@@ -142,7 +145,13 @@ function fieldNamed(resource: AnyResource, header: string): string | undefined {
 }
 
 /** The resource a CSV file or a workbook's sheet is named after: its path name or its Spanish label. */
-export function resourceOfTable(name: string): AnyResource | undefined {
+export function resourceOfTable(name: string, among: readonly AnyResource[] = resources): AnyResource | undefined {
   const wanted = comparableHeader(name);
-  return resources.find((r) => comparableHeader(r.name) === wanted || labelsOfResource(r.name).some((label) => comparableHeader(label) === wanted));
+  return among.find((r) => comparableHeader(r.name) === wanted || labelsOfResource(r.name).some((label) => comparableHeader(label) === wanted));
 }
+
+/**
+ * Whether a sheet or CSV file is named after a resource whose records carry files (images): exports
+ * list them, and an import leaves them alone, saying so, since a sheet cannot hold the files.
+ */
+export const withFiles = (name: string): boolean => resourceOfTable(name, transferred)?.file !== undefined;

@@ -1,10 +1,10 @@
 import { TIPOS_EVENTO } from '../../catalogue/fields.js';
-import { fieldLabels, labelsOfResource, valueLabel } from '../../catalogue/labels.js';
+import { fieldLabelsOf, labelsOfResource, valueLabel } from '../../catalogue/labels.js';
 import { messages } from '../../catalogue/messages.js';
 import { allRows, listPages, type ListQuery } from '../../db/listing.js';
 import type { Db } from '../../db/schema.js';
 import type { AnyResource, Reference } from '../../resources/define.js';
-import { resources } from '../../resources/index.js';
+import { transferred } from '../../resources/index.js';
 import { inSnapshot } from '../../db/snapshot.js';
 
 /** A sheet's cell: text, a number, a `fecha` as the API answers it (the event's wall clock), or nothing. */
@@ -65,7 +65,7 @@ export interface Selection {
  * by (a category's name, an item's title, an artist's name and DNI), which an import reads back.
  */
 export async function withStaffSheets(db: Db, selection: Selection, each: (sheet: StaffSheet) => Promise<void>): Promise<void> {
-  const selected = selection.resource ? [selection.resource] : resources;
+  const selected = selection.resource ? [selection.resource] : transferred;
   await inSnapshot(db, async (trx) => {
     const shown = new Map<AnyResource, Map<number, string>>();
     for (const resource of selected) {
@@ -102,7 +102,7 @@ async function shownNames(db: Db, resource: AnyResource): Promise<Map<number, st
 }
 
 function columnsOf(resource: AnyResource): Column[] {
-  const labels = (fieldLabels as Record<string, Record<string, string>>)[resource.name] ?? {};
+  const labels = fieldLabelsOf(resource.name);
   return Object.keys(resource.schemas.item.properties).map((field) => {
     const type = resource.kinds[field]?.type;
     const shownByName = resource.references?.[field]?.byLookup !== undefined;

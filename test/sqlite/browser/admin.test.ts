@@ -744,7 +744,7 @@ describe('the admin\'s import and export', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar todo' }).click()]);
     assert.match(download.suggestedFilename(), /^cartelera-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const sheets = await readXlsxFile(await download.path());
-    assert.deepEqual(sheets.map((sheet) => sheet.sheet), ['Categorías', 'Películas', 'Obras', 'Eventos urbanos', 'Artistas', 'Participaciones', 'Lugares', 'Funciones']);
+    assert.deepEqual(sheets.map((sheet) => sheet.sheet), ['Categorías', 'Películas', 'Obras', 'Eventos urbanos', 'Artistas', 'Participaciones', 'Lugares', 'Funciones', 'Imágenes']);
     // LibreOffice's own format, from the button's menu.
     await page.getByRole('button', { name: 'Elegir el formato' }).click();
     const [ods] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Libro de LibreOffice (.ods)' }).click()]);
