@@ -53,12 +53,21 @@ export class CompactIndex<K extends string | number> {
     if (entry !== 0) this.values[entry - 1] = NaN;
   }
 
-  /** Set by slotOf: the key's length in bytes and its hash. */
+  /** Set by slotOf: the key's length in bytes and its hash; the last key looked for and its slot (an import gets a key, then sets it). */
   private keyLength = 0;
   private keyHash = 0;
+  private lastKey: K | undefined;
+  private lastSlot = 0;
 
   /** The slot that holds `key`, or the empty one where it would go. */
   private slotOf(key: K): number {
+    if (key === this.lastKey) return this.lastSlot;
+    this.lastKey = key;
+    this.lastSlot = this.probe(key);
+    return this.lastSlot;
+  }
+
+  private probe(key: K): number {
     const length = this.encode(key);
     let hash = 0x811c9dc5; // FNV-1a
     for (let i = 0; i < length; i++) hash = Math.imul(hash ^ (this.scratch[i] ?? 0), 0x01000193);
@@ -100,6 +109,7 @@ export class CompactIndex<K extends string | number> {
 
   private growSlots(): void {
     this.slots = new Uint32Array(this.slots.length * 2);
+    this.lastKey = undefined;
     const mask = this.slots.length - 1;
     for (let index = 0; index < this.count; index++) {
       let slot = (this.hashes[index] ?? 0) & mask;
