@@ -13,7 +13,9 @@ import { changesNothing, createRecord, recordCreated, replaceRecord } from '../r
 import { ChangeBatch, type ChangeContext, type Quien } from '../resources/changeLog.js';
 import { createImage, editImage } from '../resources/imageWrites.js';
 import type { Original } from '../images/judge.js';
+import { CompactIndex } from './compactIndex.js';
 import { judgedFile, storedDigest, type FileLimits } from './imageFiles.js';
+import { PlaceCodes } from './placeCodes.js';
 import { namesOf } from './read/table.js';
 import type { Incoming, Place, Read } from './read/types.js';
 
@@ -59,18 +61,19 @@ export interface ImportResult {
   counts: Record<string, { created: number; updated: number; skipped: number }>;
 }
 
-/** The records of one resource known so far: in the store, and in the file. */
+/**
+ * The records of one resource known so far: in the store, and in the file. What grows with the
+ * store or the file is held outside the heap (CompactIndex), places as PlaceCodes' numbers.
+ */
 interface Known {
   /** Unique key (see uniqueKeyOf) → the stored record's key. */
-  byUnique: Map<string, number>;
-  /** Stored keys (ids, dnis). */
-  keys: Set<number>;
-  /** The file's own ids → the stored ids they became. */
-  fromFile: Map<number, number>;
+  byUnique: CompactIndex<string>;
+  /** Stored keys (ids, dnis), and those the file gives: a file's id is the stored record's (a restore keeps it, an update names it). */
+  keys: CompactIndex<number>;
   /** Unique keys the file has given so far, and where each first came. */
-  inFile: Map<string, Place>;
+  inFile: CompactIndex<string>;
   /** Keys the file has given so far, and where each first came. */
-  keysInFile: Map<number, Place>;
+  keysInFile: CompactIndex<number>;
   /** Titles and names records had before this import renamed them: a sheet may still name a record so (a movie's old category name). */
   formerly: Map<string, number>;
   /** What people call a record (resource.knownAs: an artist's name), normalized → the records so called: key → as a sheet shows it. */
@@ -127,6 +130,7 @@ const HOLD = 500;
 
 class Importer {
   private readonly known = new Map<AnyResource, Known>();
+  private readonly places = new PlaceCodes();
 
   /**
    * New records of one resource, in the order read, stored many a statement (resource.createMany)
@@ -238,9 +242,7 @@ class Importer {
       const id = value[field];
       if (!target || typeof id !== 'number') continue;
       const known = this.known.get(target) ?? (await this.knownOf(target));
-      const stored = known.fromFile.get(id) ?? (known.keys.has(id) ? id : undefined);
-      if (stored === undefined) problems.push({ field, sentence: messages.missingReference(target.nouns, id) });
-      else value[field] = stored;
+      if (!known.keys.has(id)) problems.push({ field, sentence: messages.missingReference(target.nouns, id) });
     }
   }
 
@@ -253,12 +255,12 @@ class Importer {
     const unique = fileKey === undefined && resource.unique.every((field) => field === keyName) ? `\u0000${++this.keyless}` : uniqueKeyOf(resource, value);
     const duplicate = () => problems.push({ field: uniqueField(resource), sentence: messages.duplicate(resource.nouns, resource.uniqueValue(value)) });
     const first = known.inFile.get(unique);
-    if (first) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), first, place) });
-    known.inFile.set(unique, place);
+    if (first !== undefined) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), this.places.place(first), place) });
+    known.inFile.set(unique, this.places.code(place));
     const firstWithKey = fileKey === undefined ? undefined : known.keysInFile.get(fileKey);
     const keyLabel = fieldLabelsOf(resource.name)[keyName] ?? keyName;
-    if (firstWithKey) return void problems.push({ field: keyName, sentence: repeated(`${keyLabel} ${fileKey}`, firstWithKey, place) });
-    if (fileKey !== undefined) known.keysInFile.set(fileKey, place);
+    if (firstWithKey !== undefined) return void problems.push({ field: keyName, sentence: repeated(`${keyLabel} ${fileKey}`, this.places.place(firstWithKey), place) });
+    if (fileKey !== undefined) known.keysInFile.set(fileKey, this.places.code(place));
 
     // A row that carries its key is that record, whatever its title says; one without is matched by its title or name.
     const holder = known.byUnique.get(unique);
@@ -269,7 +271,6 @@ class Importer {
       if (this.options.onConflict === 'error') {
         return void (holder === existing ? duplicate() : problems.push({ field: keyName, sentence: messages.idTaken(resource.nouns, existing) }));
       }
-      if (fileKey !== undefined) known.fromFile.set(fileKey, existing);
       if (this.options.onConflict === 'skip') return void counts.skipped++;
       // A stored record's file never changes (an image's): another file is a problem, not an update.
       if (original && original.digest !== (await storedDigest(this.db, existing))) return void problems.push({ field: resource.file, sentence: messages.image.otherFile(existing) });
@@ -287,10 +288,7 @@ class Importer {
       counts.updated++;
       return;
     }
-    if (fileKey !== undefined) {
-      known.fromFile.set(fileKey, fileKey);
-      known.restored = true;
-    }
+    if (fileKey !== undefined) known.restored = true;
     counts.created++;
     if (!this.storing) return void this.know(known, unique, fileKey ?? standIn(known, unique), value);
     // A key the file gives is known now; one the store hands out, once the record is stored.
@@ -308,7 +306,7 @@ class Importer {
 
   private know(known: Known, unique: string, key: number, record: Record<string, unknown>): void {
     known.highest = Math.max(known.highest, key);
-    known.keys.add(key);
+    known.keys.set(key, 1);
     known.byUnique.set(unique, key);
     if (!known.byName) return;
     const withKey = { ...record, [known.resource.key.name]: key };
@@ -379,7 +377,7 @@ class Importer {
   private async knownOf(resource: AnyResource): Promise<Known> {
     let known = this.known.get(resource);
     if (!known) {
-      known = { resource, byUnique: new Map(), keys: new Set(), fromFile: new Map(), inFile: new Map(), keysInFile: new Map(), formerly: new Map(), restored: false, highest: 0 };
+      known = { resource, byUnique: new CompactIndex(), keys: new CompactIndex(), inFile: new CompactIndex(), keysInFile: new CompactIndex(), formerly: new Map(), restored: false, highest: 0 };
       if (resource.knownAs) known.byName = new Map();
       for await (const rows of allRows(this.db, resource.table, resource.key.name)) {
         for (const row of rows) this.know(known, uniqueKeyOf(resource, row), row[resource.key.name] as number, row);

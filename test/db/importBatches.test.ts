@@ -71,4 +71,30 @@ describe(`import, many records a statement (${backend})`, () => {
       }
     });
   });
+
+  it('when a file has more problems than a report lists, then the first 1,000 are listed in file order, the rest counted, and nothing is stored', async () => {
+    await withMigratedStore(async ({ db }) => {
+      // Every movie after the first repeats its title: 1,233 problems, each naming where the title first came.
+      const result = await importFile(db, document(Array.from({ length: MOVIES }, (_, i) => (i % 2 === 0 ? { titulo: 'Película' } : { titulo: 'película ', id: 7 }))));
+      assert.equal(result.problems.length, 1000);
+      assert.equal(result.unlisted, MOVIES - 1 - 1000);
+      assert.deepEqual(result.problems.slice(0, 3).map((p) => [p.place.position, p.field, p.sentence]), [
+        [2, 'titulo', 'película está repetido en la posición 1 de este archivo.'],
+        [3, 'titulo', 'Película está repetido en la posición 1 de este archivo.'],
+        [4, 'titulo', 'película está repetido en la posición 1 de este archivo.'],
+      ]);
+      assert.deepEqual(result.problems.map((p) => p.place.position), Array.from({ length: 1000 }, (_, i) => i + 2));
+      for (const table of ['categorias', 'peliculas', 'cambios']) {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+        assert.equal(Number(rows[0]?.n), 0, `${table} is empty`);
+      }
+    });
+  });
+
+  it('when a file gives the same id twice, then the second is named with where the first came', async () => {
+    await withMigratedStore(async ({ db }) => {
+      const result = await importFile(db, document([{ titulo: 'Uno', id: 40 }, { titulo: 'Dos', id: 41 }, { titulo: 'Tres', id: 40 }]));
+      assert.deepEqual(result.problems.map((p) => [p.place.position, p.field, p.sentence]), [[3, 'id', 'Id 40 está repetido en la posición 1 de este archivo.']]);
+    });
+  });
 });

@@ -69,7 +69,7 @@ it('when asked to back up a PostgreSQL store, then it says to use pg_dump or exp
 });
 
 it('when a catalogue with images is copied SQLite → PostgreSQL → SQLite, then images, their renditions and every kept file come along, and uploads and undo work on the copy', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cartelera-copy-'));
+  const dir = tempDir('cartelera-copy-');
   const sqlite = `sqlite:${join(dir, 'origen.sqlite')}`;
   const source = await appOn(sqlite);
   const picture = (background: { r: number; g: number; b: number }) => sharp({ create: { width: 80, height: 60, channels: 3, background } }).jpeg().toBuffer();
