@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -19,10 +18,11 @@ import { harness } from '../harness.js';
 import { buildTestApp, createArtista, createPelicula, send, type Json } from '../helpers.js';
 import { backend, withMigratedStore } from '../stores.js';
 import { appOn, cartelera } from './cli.js';
+import { tempDir } from '../tempDir.js';
 
 // Images everywhere a record goes: export and import with their files, spreadsheets that list them, and what a restore serves.
 
-const dir = mkdtempSync(join(tmpdir(), 'cartelera-images-'));
+const dir = tempDir('cartelera-images-');
 const { store } = harness();
 
 /** A `width`×`height` picture, left half red and right half blue (with alpha: half transparent), in `format`. */
