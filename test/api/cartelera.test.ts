@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { assertError, buildTestApp, createArtista, createCategoria, createEventoUrbano, createObra, createParticipacion, createPelicula, send, unique, type Json } from '../helpers.js';
+import { dayAt } from '../../src/catalogue/zone.js';
 import { upload } from './uploads.js';
 import { backend } from '../stores.js';
 
@@ -75,6 +76,20 @@ describe(`GET /hora (${backend})`, () => {
       assert.ok(at >= before - 1000 && at <= after, `${ahora} lies between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}`);
     });
   }
+});
+
+describe('today in TIMEZONE, as the default window reads it', () => {
+  it('when instants run across midnights and daylight-saving changes, forward and back, then each is on the date Intl gives there, though the day is worked out once', () => {
+    // Madrid's changes happen at night, not at midnight; Buenos Aires went from 00:00 to 01:00 on 2008-10-19, so that day began at its gap.
+    const spans: [string, string][] = [[MADRID, '2027-03-27T20:00:00Z'], [MADRID, '2027-10-30T20:00:00Z'], [BUENOS_AIRES, '2008-10-18T01:00:00Z'], ['UTC', '2027-01-01T20:00:00Z']];
+    for (const [zone, start] of spans) {
+      const date = new Intl.DateTimeFormat('en-CA', { timeZone: zone });
+      const instants = Array.from({ length: 36 * 12 }, (_, i) => Date.parse(start) + i * 5 * 60_000);
+      for (const ms of [...instants, ...instants.reverse()]) {
+        assert.equal(new Date(dayAt(zone, ms)).toISOString().slice(0, 10), date.format(ms), `${zone} at ${new Date(ms).toISOString()}`);
+      }
+    }
+  });
 });
 
 describe(`GET /cartelera (${backend})`, () => {
