@@ -7,8 +7,8 @@ import { whatsOnCalendar, whatsOnJsonLd } from '../calendar/whatsOn.js';
 import type { CalendarOptions } from '../calendar/ics.js';
 import { calendarDay } from '../catalogue/series.js';
 import { messages } from '../catalogue/messages.js';
-import { wallClockAt } from '../catalogue/zone.js';
-import type { FieldKind } from '../db/listing.js';
+import { dayAt, wallClockAt } from '../catalogue/zone.js';
+import type { FieldKind, Window } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import { funciones, peliculas } from '../resources/index.js';
 import { ANSWER_CACHE_LIMITS } from './crudRoutes.js';
@@ -30,11 +30,20 @@ const PAGING = ['_page', '_limit'];
 const known = (raw: RawQuery, paging: boolean): RawQuery =>
   Object.fromEntries(Object.entries(raw).filter(([param]) => PARAMS.includes(param) && (paging || !PAGING.includes(param))));
 
+/** A request of what's on, checked: the showtimes it selects, its page, the parameters a `Link` keeps, and its kept answer's key. */
+interface Asked {
+  query: ListingsQuery;
+  window: Window;
+  params: RawQuery;
+  /** What the answer depends on besides the tables: the path, the query (the window's days resolved), the page. */
+  key: string;
+}
+
 /**
- * The window (`desde`, `hasta`: dates, both included; by default today and six days on, in
- * `zone`) and the filters, checked: a bad value is a 400 naming its parameter.
+ * The window (`desde`, `hasta`: dates, both included; by default `today` and six days on) and the
+ * filters, checked: a bad value is a 400 naming its parameter.
  */
-function parseWhatsOn(raw: RawQuery, zone: string, paging: boolean) {
+function parseWhatsOn(path: string, raw: RawQuery, zone: string, today: number, paging: boolean): Asked {
   const one = (param: string) => [raw[param] ?? []].flat().at(-1);
   const day = (param: string) => {
     const text = one(param);
@@ -44,11 +53,11 @@ function parseWhatsOn(raw: RawQuery, zone: string, paging: boolean) {
     return ms;
   };
   const given = { desde: day('desde'), hasta: day('hasta') };
-  const today = Math.floor(wallClockAt(zone, Date.now()) / DAY_MS) * DAY_MS;
   const desde = given.desde ?? today;
   const hasta = given.hasta ?? desde + 6 * DAY_MS;
   if (hasta < desde) throw badRequest(messages.whatsOn.hastaBeforeDesde);
-  const list = parseListQuery(known(raw, paging), KINDS, { expand: [], embed: [] }, zone, true);
+  const params = known(raw, paging);
+  const list = parseListQuery(params, KINDS, { expand: [], embed: [] }, zone, true);
   const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
   const query: ListingsQuery = {
     from: iso(desde),
@@ -58,7 +67,38 @@ function parseWhatsOn(raw: RawQuery, zone: string, paging: boolean) {
     ...(list.search !== undefined && { search: list.search }),
     ...(list.geo && { geo: list.geo }),
   };
-  return { query, window: list.window ?? { style: 'page' as const, offset: 0, limit: MAX_PAGE } };
+  const window = list.window ?? { style: 'page' as const, offset: 0, limit: MAX_PAGE };
+  return { query, window, params, key: JSON.stringify([path, query, paging ? [window, params] : null]) };
+}
+
+/** Distinct URLs whose checked request is kept: a listings page, calendar apps and crawlers ask the same few again and again. */
+const ASKED_KEPT = 1000;
+/** A longer URL is checked each time it comes, so that what is kept stays small. */
+const ASKED_URL_MAX = 2048;
+
+/**
+ * parseWhatsOn once per distinct URL and day (a window without dates starts today, in `zone`):
+ * checking the parameters cost a kept answer about as much as sending it (docs/development.md,
+ * "Measured choices"). A refused request is checked each time.
+ */
+function checkedOnce(zone: string) {
+  const kept = new Map<string, Asked>();
+  let day: number | undefined;
+  return (request: FastifyRequest, path: string, paging: boolean): Asked => {
+    const today = dayAt(zone, Date.now());
+    if (today !== day) {
+      kept.clear();
+      day = today;
+    }
+    let asked = kept.get(request.url);
+    if (asked) return asked;
+    asked = parseWhatsOn(path, request.query as RawQuery, zone, today, paging);
+    if (request.url.length <= ASKED_URL_MAX) {
+      if (kept.size >= ASKED_KEPT) kept.delete(kept.keys().next().value ?? '');
+      kept.set(request.url, asked);
+    }
+    return asked;
+  };
 }
 
 /** The service's public address: `PUBLIC_URL`, else http:// and the request's Host. */
@@ -69,8 +109,7 @@ export function whatsOnRoutes(app: FastifyInstance, db: Db, versions: Versions, 
   const tags = ['cartelera'];
   // What the three answers read: a write to any of them moves one of these versions.
   const answers = tablesAnswerCache(versions, ['funciones', 'lugares', 'peliculas', 'obras', 'eventos_urbanos', 'categorias', 'artistas', 'participaciones', 'imagenes'], ANSWER_CACHE_LIMITS);
-  /** What an answer depends on besides the tables: the path, the checked query (the window's days resolved), the public address. */
-  const asked = (path: string, query: ListingsQuery, more: unknown = null) => JSON.stringify([path, query, more]);
+  const checked = checkedOnce(options.timeZone);
   const query = Type.Object({
     desde: Type.Optional(Type.String({ format: 'date', description: 'The first day (YYYY-MM-DD); default today, in TIMEZONE.' })),
     hasta: Type.Optional(Type.String({ format: 'date', description: 'The last day, included; default six days after desde.' })),
@@ -97,24 +136,23 @@ export function whatsOnRoutes(app: FastifyInstance, db: Db, versions: Versions, 
   });
 
   app.get('/cartelera', described("What's on: the showtimes of a window of days, with their items and venues", 'cartelera', 'application/json', 'The showtimes in inicio order, each with evento, lugar and imagen (the first 1,000 unless a page is asked for).', true), async (request, reply) => {
-    const raw = request.query as RawQuery;
-    const { query: q, window } = parseWhatsOn(raw, options.timeZone, true);
-    const answer = await answers(asked('/cartelera', q, [window, known(raw, true)]), 'application/json; charset=utf-8', async () => {
+    const { query: q, window, params, key } = checked(request, '/cartelera', true);
+    const answer = await answers(key, 'application/json; charset=utf-8', async () => {
       const { rows, total } = await listingsPage(db, q, window);
-      const headers = { 'x-total-count': String(total), link: linkHeader('/cartelera', known(raw, true), window, total) };
+      const headers = { 'x-total-count': String(total), link: linkHeader('/cartelera', params, window, total) };
       return { body: JSON.stringify(await listingsOf(db, rows)), headers };
     });
     return sendKept(request, reply, answer);
   });
   app.get('/cartelera.ics', described("What's on as an iCalendar (RFC 5545) feed", 'carteleraIcs', 'text/calendar', 'A VCALENDAR with a VEVENT per showtime, and the showtimes deleted lately, cancelled.', false), async (request, reply) => {
-    const { query: q } = parseWhatsOn(request.query as RawQuery, options.timeZone, false);
-    const answer = await answers(asked('/cartelera.ics', q), 'text/calendar; charset=utf-8', async () => ({ body: await whatsOnCalendar(db, q, options) }));
+    const { query: q, key } = checked(request, '/cartelera.ics', false);
+    const answer = await answers(key, 'text/calendar; charset=utf-8', async () => ({ body: await whatsOnCalendar(db, q, options) }));
     return sendKept(request, reply, answer);
   });
   app.get('/cartelera.jsonld', described("What's on as schema.org JSON-LD", 'carteleraJsonLd', 'application/ld+json', 'One @graph of ScreeningEvent, TheaterEvent and Event nodes.', false), async (request, reply) => {
-    const { query: q } = parseWhatsOn(request.query as RawQuery, options.timeZone, false);
+    const { query: q, key } = checked(request, '/cartelera.jsonld', false);
     const publicUrl = publicUrlOf(request, options.publicUrl);
-    const answer = await answers(asked('/cartelera.jsonld', q, publicUrl), 'application/ld+json; charset=utf-8', async () => ({
+    const answer = await answers(`${key} ${publicUrl}`, 'application/ld+json; charset=utf-8', async () => ({
       body: await whatsOnJsonLd(db, q, { publicUrl, timeZone: options.timeZone }),
     }));
     return sendKept(request, reply, answer);

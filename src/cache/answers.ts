@@ -137,7 +137,7 @@ export function tablesAnswerCache(versions: Versions, tables: readonly (keyof Da
   /** Answers being made, by what was asked and the versions: requests that ask the same meanwhile wait for the one answer. */
   const making = new Map<string, Promise<CachedAnswer>>();
   let bytes = 0;
-  let seen = '';
+  let seen: number[] = [];
 
   function keep(asked: string, answer: CachedAnswer) {
     if (answer.body.length > limits.bytes / 16) return;
@@ -152,15 +152,16 @@ export function tablesAnswerCache(versions: Versions, tables: readonly (keyof Da
 
   return async function answer(asked: string, type: string, make: () => Promise<{ body: string; headers?: Record<string, string> }>): Promise<CachedAnswer> {
     // Read before the rows: a write in between leaves an answer that the next look drops.
-    const now = (await Promise.all(tables.map((t) => versions.of(t)))).map((s) => s.version).join(',');
-    if (now !== seen) {
+    const states = await versions.all();
+    let now = tables.map((t) => states.get(t)?.version ?? 0);
+    if (now.some((version, i) => version !== seen[i])) {
       answers.clear();
       bytes = 0;
       seen = now;
-    }
+    } else now = seen;
     const kept = answers.get(asked);
     if (kept) return kept;
-    const key = JSON.stringify([now, asked]);
+    const key = `${now.join(',')} ${asked}`;
     let made = making.get(key);
     if (!made) {
       made = make().then((m) => {

@@ -26,6 +26,8 @@ export interface TableState {
  */
 export interface Versions {
   of(table: keyof Database): Promise<TableState>;
+  /** Every table's state, as `of` answers each: one look for an answer that reads several tables. */
+  all(): Promise<ReadonlyMap<string, TableState>>;
   /**
    * The keys of the table's records changed from version `since` to the version last answered by
    * `of`; undefined when that is not known.
@@ -141,8 +143,8 @@ export function tableVersions(db: Db, tableOf: Record<string, string>): Versions
   };
 
   const signals = changeSignals(db);
-  const of = signals ? sqliteVersions(signals, readAll) : sharedReads(readAll);
-  return { of, changedSince };
+  const all = signals ? sqliteVersions(signals, readAll) : sharedReads(readAll);
+  return { of: async (table) => (await all()).get(table) ?? NONE, all, changedSince };
 }
 
 /**
@@ -150,17 +152,15 @@ export function tableVersions(db: Db, tableOf: Record<string, string>): Versions
  * in one turn of the event loop share one read, sent once that turn is over: it starts after each of
  * them arrived, so it sees every write acknowledged before any of them was sent.
  */
-function sharedReads(readAll: () => Promise<States>): Versions['of'] {
+function sharedReads(readAll: () => Promise<States>): () => Promise<States> {
   let next: Promise<States> | undefined;
-  return async (table) => {
-    next ??= new Promise<States>((resolve, reject) =>
+  return () =>
+    (next ??= new Promise<States>((resolve, reject) =>
       setImmediate(() => {
         next = undefined;
         readAll().then(resolve, reject);
       }),
-    );
-    return (await next).get(table) ?? NONE;
-  };
+    ));
 }
 
 /**
@@ -168,7 +168,7 @@ function sharedReads(readAll: () => Promise<States>): Versions['of'] {
  * process count their own writes; while neither moved, the states last read still hold without
  * reading a table.
  */
-function sqliteVersions(signals: ChangeSignals, readAll: () => Promise<States>): Versions['of'] {
+function sqliteVersions(signals: ChangeSignals, readAll: () => Promise<States>): () => Promise<States> {
   // Requests handled in one turn of the event loop were all in flight together, so a commit by
   // another connection that one of them cannot see is concurrent with all of them: one look per
   // turn serves them all. Writes from this process are counted instead, so they show at once.
@@ -182,7 +182,7 @@ function sqliteVersions(signals: ChangeSignals, readAll: () => Promise<States>):
   };
   let known: States | undefined;
   let seen = { dataVersion: -1, writes: -1 };
-  return async (table) => {
+  return async () => {
     const dataVersion = dataVersionOf();
     const writes = signals.writesInProcess();
     if (dataVersion !== seen.dataVersion || writes !== seen.writes) {
@@ -195,6 +195,6 @@ function sqliteVersions(signals: ChangeSignals, readAll: () => Promise<States>):
       // A write may have landed while reading; keep the states only if nothing moved meanwhile.
       if (signals.writesInProcess() === seen.writes) known = states;
     }
-    return states.get(table) ?? NONE;
+    return states;
   };
 }

@@ -50,6 +50,24 @@ export function wallClockAt(zone: string, ms: number): number {
 
 const DAY = 86_400_000;
 
+/** Today in each zone asked: its midnight's wall clock, and the instants it starts and ends at. */
+const days = new Map<string, { midnight: number; from: number; until: number }>();
+
+/**
+ * The date in `zone` at the instant `ms`, as the milliseconds of its midnight (UTC fields), worked
+ * out once a day: Intl's answer costs microseconds, and what's on asks it on every request.
+ */
+export function dayAt(zone: string, ms: number): number {
+  let day = days.get(zone);
+  if (!day || ms < day.from || ms >= day.until) {
+    const midnight = Math.floor(wallClockAt(zone, ms) / DAY) * DAY;
+    // A midnight inside a spring-forward gap: instantOf gives the gap's instant, the day's first.
+    day = { midnight, from: instantOf(zone, midnight), until: instantOf(zone, midnight + DAY) };
+    days.set(zone, day);
+  }
+  return day.midnight;
+}
+
 /**
  * The instant of the wall clock `wall` (milliseconds whose UTC fields hold it) in `zone`, as
  * Temporal's `compatible` disambiguation finds it: a wall clock that occurs twice takes the

@@ -6,7 +6,7 @@ import { answerCache } from '../../src/cache/answers.js';
 /** A table version the test moves by hand. */
 function fakeVersions() {
   let version = 1;
-  const versions: Versions = { of: async () => ({ version, rows: 1 }), changedSince: () => undefined };
+  const versions: Versions = { of: async () => ({ version, rows: 1 }), all: async () => new Map([['peliculas', { version, rows: 1 }]]), changedSince: () => undefined };
   return { versions, bump: () => version++ };
 }
 
@@ -83,7 +83,7 @@ describe('the answer cache', () => {
   it('when the version moves and the change log names the records that changed, then only their answers, and the answers about no one record, are made again', async () => {
     let version = 1;
     let changed: Set<number> | undefined = new Set([2]);
-    const versions: Versions = { of: async () => ({ version, rows: 3 }), changedSince: (_, since) => (since === 1 ? changed : undefined) };
+    const versions: Versions = { of: async () => ({ version, rows: 3 }), all: async () => new Map([['peliculas', { version, rows: 3 }]]), changedSince: (_, since) => (since === 1 ? changed : undefined) };
     const cache = answerCache(versions, 'peliculas', { entries: 10, bytes: 1000 });
     const made: string[] = [];
     const get = (key: string, record?: number) =>

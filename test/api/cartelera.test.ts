@@ -6,8 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import ICAL from 'ical.js';
 import sharp from 'sharp';
 import { assertError, buildTestApp, createArtista, createCategoria, createEventoUrbano, createObra, createParticipacion, createPelicula, send, unique, type Json } from '../helpers.js';
+import { dayAt } from '../../src/catalogue/zone.js';
 import { upload } from './uploads.js';
 import { backend } from '../stores.js';
 
@@ -75,6 +77,20 @@ describe(`GET /hora (${backend})`, () => {
       assert.ok(at >= before - 1000 && at <= after, `${ahora} lies between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}`);
     });
   }
+});
+
+describe('today in TIMEZONE, as the default window reads it', () => {
+  it('when instants run across midnights and daylight-saving changes, forward and back, then each is on the date Intl gives there, though the day is worked out once', () => {
+    // Madrid's changes happen at night, not at midnight; Buenos Aires went from 00:00 to 01:00 on 2008-10-19, so that day began at its gap.
+    const spans: [string, string][] = [[MADRID, '2027-03-27T20:00:00Z'], [MADRID, '2027-10-30T20:00:00Z'], [BUENOS_AIRES, '2008-10-18T01:00:00Z'], ['UTC', '2027-01-01T20:00:00Z']];
+    for (const [zone, start] of spans) {
+      const date = new Intl.DateTimeFormat('en-CA', { timeZone: zone });
+      const instants = Array.from({ length: 36 * 12 }, (_, i) => Date.parse(start) + i * 5 * 60_000);
+      for (const ms of [...instants, ...instants.reverse()]) {
+        assert.equal(new Date(dayAt(zone, ms)).toISOString().slice(0, 10), date.format(ms), `${zone} at ${new Date(ms).toISOString()}`);
+      }
+    }
+  });
 });
 
 describe(`GET /cartelera (${backend})`, () => {
@@ -433,6 +449,41 @@ describe(`GET /cartelera.jsonld (${backend})`, () => {
       for (const required of ['name', 'startDate', 'location']) assert.ok(required in n, required);
       assert.ok('address' in (n.location as Json));
     }
+  });
+
+  it('when TIMEZONE is Europe/Madrid and showtimes fall in the spring-forward gap and in the autumn\'s repeated hour, then the JSON-LD and the calendar keep the moved and the first wall clock, each with the offset of its instant', async () => {
+    const pelicula = await createPelicula(madrid, { duracion: 60 });
+    const lugar = await createLugar(madrid);
+    const at = (inicio: string) => createFuncion(madrid, { tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, inicio });
+    const gap = await at('2027-03-28T02:30');
+    const endsInGap = await at('2027-03-28T01:30');
+    const repeated = await at('2027-10-31T02:30');
+    assert.deepEqual([gap.inicio, endsInGap.inicio, repeated.inicio], ['2027-03-28T03:30:00.000+00:00', '2027-03-28T01:30:00.000+00:00', '2027-10-31T02:30:00.000+00:00']);
+    const window = `lugar_id=${lugar.id}&desde=2027-03-28&hasta=2027-10-31`;
+    const graph = (await send(madrid, 'GET', `/cartelera.jsonld?${window}`)).json<{ '@graph': Json[] }>()['@graph'];
+    assert.deepEqual(graph.map((n) => [n['@id'], n.startDate, n.endDate]), [
+      // 01:30 plus an hour is 02:30, which that night lacks: 03:30, already summer time.
+      [`http://localhost:80/funciones/${endsInGap.id}`, '2027-03-28T01:30:00+01:00', '2027-03-28T03:30:00+02:00'],
+      [`http://localhost:80/funciones/${gap.id}`, '2027-03-28T03:30:00+02:00', '2027-03-28T04:30:00+02:00'],
+      // 02:30 happens twice that night: the first, still summer time; 03:30 only once, in winter time.
+      [`http://localhost:80/funciones/${repeated.id}`, '2027-10-31T02:30:00+02:00', '2027-10-31T03:30:00+01:00'],
+    ]);
+    const ics = (await send(madrid, 'GET', `/cartelera.ics?${window}`)).body;
+    const r = vevent(ics, `funcion-${repeated.id}@cartelera.example.org`);
+    assert.deepEqual([...property(r, 'DTSTART'), ...property(r, 'DTEND')], ['DTSTART;TZID=Europe/Madrid:20271031T023000', 'DTEND;TZID=Europe/Madrid:20271031T033000']);
+    // RFC 5545 §3.3.5: a local time that occurs twice is its first occurrence, the JSON-LD's +02:00.
+    assert.match(ics, /\r\nBEGIN:STANDARD\r\nDTSTART:\d{8}T030000\r\nTZOFFSETFROM:\+0200\r\nTZOFFSETTO:\+0100\r\n/);
+  });
+
+  it('when TIMEZONE is America/Argentina/Buenos_Aires, then the calendar of what\'s on names it on each showtime, with a VTIMEZONE of one STANDARD at -03:00', async () => {
+    const obra = await createObra(buenosAires);
+    const lugar = await createLugar(buenosAires);
+    const f = await createFuncion(buenosAires, { tipo_evento: 'obra', evento_id: obra.id, lugar_id: lugar.id, inicio: '2031-02-20T21:00' });
+    const ics = (await send(buenosAires, 'GET', `/cartelera.ics?lugar_id=${lugar.id}&desde=2031-02-20`)).body;
+    assert.deepEqual(property(vevent(ics, `funcion-${f.id}@cartelera`), 'DTSTART'), ['DTSTART;TZID=America/Argentina/Buenos_Aires:20310220T210000']);
+    const [vtimezone] = new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vtimezone');
+    assert.equal(vtimezone?.getFirstPropertyValue('tzid'), BUENOS_AIRES);
+    assert.deepEqual(vtimezone?.getAllSubcomponents().map((c) => [c.name, c.getFirstPropertyValue('tzoffsetto')?.toString()]), [['standard', '-03:00']]);
   });
 
   for (const [zone, winter, summer] of [[MADRID, '+01:00', '+02:00'], [BUENOS_AIRES, '-03:00', '-03:00']] as const) {

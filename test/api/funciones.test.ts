@@ -47,6 +47,8 @@ describe(`/funciones: records (${backend})`, () => {
     assert.equal(res.headers.location, `/funciones/${body.id}`);
     assert.deepEqual((await send(app, 'GET', `/funciones/${body.id}`)).json(), body);
     assertError(await send(app, 'GET', '/funciones/999999'), 404, { details: 'No se encontró la función con id: 999999' });
+    const nulls = await createFuncion({ tipo_evento: 'pelicula', evento_id: pelicula.id, lugar_id: lugar.id, inicio: '2026-12-26T20:00', fin: null, estado: null, notas: null });
+    assert.deepEqual([nulls.fin, nulls.estado, nulls.notas], [null, 'programada', null]);
   });
 
   it('when inicio and fin come in each accepted form, then each is the same wall clock; 00:00 is midnight, not a whole day', async () => {

@@ -63,6 +63,7 @@ describe(`/lugares: records (${backend})`, () => {
     await refused({ accesible: 'true' }, "El campo 'accesible' debe ser true o false.");
     await refused({ url: 'ftp://example.org' }, "El campo 'url' debe ser una dirección web que empiece con http:// o https://.");
     await refused({ url: `https://example.org/${'a'.repeat(2030)}` }, "El campo 'url' no puede tener más de 2048 caracteres.");
+    await refused({ nombre: 'ñ'.repeat(256), direccion: 'd'.repeat(256) }, "El campo 'nombre' no puede tener más de 255 caracteres. El campo 'direccion' no puede tener más de 255 caracteres.");
     assertError(await send(app, 'POST', '/lugares', { nombre: 'Sin dirección' }), 400, { details: "El campo 'direccion' es obligatorio.", moreInfo: CREATE_FAILED });
     assert.equal((await send(app, 'GET', '/lugares')).body, before);
   });
