@@ -302,6 +302,7 @@ npm run bench                                         # every target, 10 s per s
 BENCH_DURATION=5 npm run bench                        # seconds per scenario (default 10)
 BENCH_TARGETS=cartelera-sqlite,ceiling npm run bench  # a subset of: ${TARGET_NAMES.join(', ')}
 BENCH_SKIP_100K=1 npm run bench                       # without the 100,000-movie list
+BENCH_SCENARIOS=create,update npm run bench           # a subset of: ${SCENARIOS.map(({ name }) => name).join(', ')}
 \`\`\`
 
 It needs \`wrk\` (\`apt-get install -y wrk\`; installed by the run itself when missing and run as root),
