@@ -184,8 +184,9 @@ export async function insertLogged<T extends keyof Database>(
 export async function versionedRow<T extends keyof Database>(
   db: Db, table: T, keyColumn: string, key: number,
 ): Promise<{ row: Stored<T>; version: string } | undefined> {
-  const { rows } = await sql<Row>`select xmin::text as ${sql.id(VERSION)}, * from ${sql.table(table)} where ${sql.ref(keyColumn)} = ${key}`.execute(db);
-  const [found] = rows;
+  const text = textOf(`postgres versioned ${table} ${keyColumn}`, [key], () =>
+    sql`select xmin::text as ${sql.id(VERSION)}, * from ${sql.table(table)} where ${sql.ref(keyColumn)} = ${key}`.compile(db));
+  const [found] = (await db.executeQuery<Row>(CompiledQuery.raw(text, [key]))).rows;
   if (found === undefined) return undefined;
   const { [VERSION]: version, ...row } = found;
   return { row: row as Stored<T>, version: String(version) };
