@@ -92,10 +92,10 @@ async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[]
       console.log(`pgbench -N, ${POOL_MAX} clients, on the same server: ${Math.round(paces.pgbench.tps)} transactions/s`);
     }
     if (target.bareCreates) {
-      // cartelera's own create transaction without the service: what its writes could reach.
+      // cartelera's own create statement without the service: what its writes could reach.
       await untilQuiet();
       paces.bareCreates = { clients: POOL_MAX, tps: await target.bareCreates(POOL_MAX, durationS) };
-      console.log(`cartelera's create transaction from a bare pg script, ${POOL_MAX} clients: ${Math.round(paces.bareCreates.tps)} transactions/s`);
+      console.log(`cartelera's create statement from a bare script, ${POOL_MAX} clients: ${Math.round(paces.bareCreates.tps)} transactions/s`);
     }
     return results;
   } finally {
