@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, fdatasyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
+import { openDatabase } from '../src/db/connect.js';
+import { insertLogged } from '../src/db/prepared.js';
 import { pinned } from './process.js';
 
 /**
@@ -59,44 +60,35 @@ export function fdatasyncRate(dir: string, seconds = 1): number {
 }
 
 /**
- * The transaction cartelera sends for a create (`POST /peliculas`: `begin`, the movie's insert, its
- * change's insert, `commit`), driven by a bare `pg` script on `clients` connections of their own for
- * `durationS` seconds, on cartelera's database `url` after its scenarios: its transactions per
- * second. What PostgreSQL gives cartelera's writes without the service between them and the client.
+ * The statement cartelera sends for a create (`POST /peliculas`: the movie and its change in one
+ * statement, committed by itself: src/db/prepared.ts, insertLogged, which this calls), driven by a
+ * bare script on `clients` connections of their own for `durationS` seconds, on cartelera's
+ * database `url` after its scenarios: its transactions per second. What PostgreSQL gives
+ * cartelera's writes without the service between them and the client.
  */
 export async function bareCreateTps(url: string, clients: number, durationS: number): Promise<number> {
-  const pool = new pg.Pool({ connectionString: url, max: clients });
+  const db = openDatabase(url, { poolMax: clients, statementTimeoutMs: 5000 });
   try {
-    const categoria = (await pool.query<{ id: number }>('select min(id) as id from categorias')).rows[0]?.id;
+    const categoria = (await db.selectFrom('categorias').select((eb) => eb.fn.min('id').as('id')).executeTakeFirst())?.id;
     if (categoria === undefined || categoria === null) throw new Error('the bench database holds no category');
     const end = performance.now() + durationS * 1000;
     let done = 0;
     const client = async (n: number) => {
-      const connection = await pool.connect();
-      try {
-        for (let i = 0; performance.now() < end; i++) {
-          const titulo = `Bare ${process.pid} ${n} ${i}`;
-          await connection.query('begin');
-          const { rows } = await connection.query<{ id: number }>(
-            'insert into peliculas (titulo, sipnosis, duracion, categoria_id, titulo_clave, sipnosis_clave) values ($1, $2, $3, $4, $5, $6) returning *',
-            [titulo, 'Sinopsis.', 90, categoria, titulo.toLowerCase(), 'sinopsis.'],
-          );
-          const body = JSON.stringify({ id: rows[0]?.id, titulo, sipnosis: 'Sinopsis.', duracion: 90, categoria_id: categoria });
-          await connection.query(
-            'insert into cambios (recurso, clave, operacion, antes, despues, campos, quien, quien_clave, cuando, causa, deshace) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-            ['peliculas', rows[0]?.id, 'alta', null, body, '["titulo","sipnosis","duracion","categoria_id"]', null, null, new Date().toISOString(), null, null],
-          );
-          await connection.query('commit');
-          done++;
-        }
-      } finally {
-        connection.release();
+      for (let i = 0; performance.now() < end; i++) {
+        const titulo = `Bare ${process.pid} ${n} ${i}`;
+        const row = { titulo, sipnosis: 'Sinopsis.', duracion: 90, categoria_id: categoria, titulo_clave: titulo.toLowerCase(), sipnosis_clave: 'sinopsis.' };
+        const change = {
+          recurso: 'peliculas', operacion: 'alta' as const, antes: null, campos: '["id","titulo","sipnosis","duracion","categoria_id"]',
+          quien: null, quien_clave: null, cuando: new Date().toISOString(), causa: null, deshace: null,
+        };
+        await insertLogged(db, 'peliculas', row, 'id', change, ['{"id":', `,"titulo":${JSON.stringify(titulo)},"sipnosis":"Sinopsis.","duracion":90,"categoria_id":${categoria}}`]);
+        done++;
       }
     };
     const started = performance.now();
     await Promise.all(Array.from({ length: clients }, (_, n) => client(n)));
     return done / ((performance.now() - started) / 1000);
   } finally {
-    await pool.end();
+    await db.destroy();
   }
 }

@@ -45,7 +45,7 @@ export interface Paces {
   pgbenchVersion?: string;
   /** `pgbench -N` with as many connections as cartelera's pool, on the server cartelera (PostgreSQL) used. */
   pgbench?: { clients: number; tps: number };
-  /** cartelera's create transaction driven by a bare `pg` script, as many connections, on its own database after its scenarios. */
+  /** cartelera's create statement driven by a bare script, as many connections, on its own database after its scenarios. */
   bareCreates?: { clients: number; tps: number };
 }
 
@@ -234,7 +234,7 @@ function pacesLines({ fdatasyncPerS, pgbenchVersion, pgbench, bareCreates }: Pac
   const lines = [];
   if (fdatasyncPerS !== undefined) lines.push(`- The disk under the SQLite files: ${rate(fdatasyncPerS)} \`fdatasync\`s a second (4 kB appended before each), what a durable commit waits for`);
   if (pgbench) lines.push(`- PostgreSQL's own pace on the server cartelera (PostgreSQL) used, after its scenarios: \`pgbench -N\` (${pgbenchVersion ?? 'pgbench'}, scale 1, ${pgbench.clients} clients, \`fsync=on\`, \`synchronous_commit=on\`) ${rate(pgbench.tps)} transactions/s`);
-  if (bareCreates) lines.push(`- cartelera's create transaction (\`begin\`, the movie's insert, its change's insert, \`commit\`) driven by a bare \`pg\` script on ${bareCreates.clients} connections, on the same server and database: ${rate(bareCreates.tps)} transactions/s, what PostgreSQL gives cartelera's writes without the service between`);
+  if (bareCreates) lines.push(`- cartelera's create (one statement: the movie and its change, committed by itself) driven by a bare script on ${bareCreates.clients} connections, on the same server and database: ${rate(bareCreates.tps)} transactions/s, what PostgreSQL gives cartelera's writes without the service between`);
   return lines.map((line) => `${line}\n`).join('');
 }
 
@@ -302,6 +302,7 @@ npm run bench                                         # every target, 10 s per s
 BENCH_DURATION=5 npm run bench                        # seconds per scenario (default 10)
 BENCH_TARGETS=cartelera-sqlite,ceiling npm run bench  # a subset of: ${TARGET_NAMES.join(', ')}
 BENCH_SKIP_100K=1 npm run bench                       # without the 100,000-movie list
+BENCH_SCENARIOS=create,update npm run bench           # a subset of: ${SCENARIOS.map(({ name }) => name).join(', ')}
 \`\`\`
 
 It needs \`wrk\` (\`apt-get install -y wrk\`; installed by the run itself when missing and run as root),

@@ -2,7 +2,8 @@
  * `npm run bench`: seeds each target through its own API, loads it with wrk scenario by scenario,
  * then measures cartelera's memory on a 100,000-movie list; prints the tables and writes
  * docs/performance.md (its figures kept in .bench/last-run.json; `--report` writes the page again
- * from them). Env: BENCH_DURATION (s, default 10), BENCH_TARGETS (comma-separated), BENCH_SKIP_100K=1.
+ * from them). Env: BENCH_DURATION (s, default 10), BENCH_TARGETS (comma-separated), BENCH_SCENARIOS
+ * (comma-separated, default all), BENCH_SKIP_100K=1.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,15 +26,17 @@ const LIST_GETS = 3;
 
 const durationS = Number(process.env.BENCH_DURATION || 10);
 if (!Number.isInteger(durationS) || durationS < 1) throw new Error(`BENCH_DURATION must be a whole number of seconds, not ${process.env.BENCH_DURATION}`);
-const targets = chosenTargets(process.env.BENCH_TARGETS);
+const targets = chosen('BENCH_TARGETS', process.env.BENCH_TARGETS, TARGET_NAMES);
 const skip100k = process.env.BENCH_SKIP_100K === '1';
+const scenarios = chosen('BENCH_SCENARIOS', process.env.BENCH_SCENARIOS, SCENARIOS.map(({ name }) => name));
 
-function chosenTargets(list: string | undefined): TargetName[] {
-  if (!list) return [...TARGET_NAMES];
+/** The names a comma-separated `list` (the setting `setting`) picks of `all`, in their order; all when it is empty. */
+function chosen<T extends string>(setting: string, list: string | undefined, all: readonly T[]): T[] {
+  if (!list) return [...all];
   const names = list.split(',').map((name) => name.trim()).filter(Boolean);
-  const unknown = names.filter((name) => !(TARGET_NAMES as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`BENCH_TARGETS: unknown ${unknown.join(', ')}; choose among ${TARGET_NAMES.join(', ')}`);
-  return TARGET_NAMES.filter((name) => names.includes(name));
+  const unknown = names.filter((name) => !(all as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`${setting}: unknown ${unknown.join(', ')}; choose among ${all.join(', ')}`);
+  return all.filter((name) => names.includes(name));
 }
 
 const seconds = (since: number) => (performance.now() - since) / 1000;
@@ -59,7 +62,7 @@ async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[]
 
     await runWrk('mixed', target.server.base, WARMUP_S, luaArgs);
     const results: ScenarioResult[] = [];
-    for (const { name: scenario } of SCENARIOS) {
+    for (const scenario of scenarios) {
       const others = await untilQuiet();
       if (others >= 0.1) console.log(`${name} ${scenario}: other processes still use ${percent(others)} of a core; going on`);
       let result: ScenarioResult;
@@ -89,10 +92,10 @@ async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[]
       console.log(`pgbench -N, ${POOL_MAX} clients, on the same server: ${Math.round(paces.pgbench.tps)} transactions/s`);
     }
     if (target.bareCreates) {
-      // cartelera's own create transaction without the service: what its writes could reach.
+      // cartelera's own create statement without the service: what its writes could reach.
       await untilQuiet();
       paces.bareCreates = { clients: POOL_MAX, tps: await target.bareCreates(POOL_MAX, durationS) };
-      console.log(`cartelera's create transaction from a bare pg script, ${POOL_MAX} clients: ${Math.round(paces.bareCreates.tps)} transactions/s`);
+      console.log(`cartelera's create statement from a bare script, ${POOL_MAX} clients: ${Math.round(paces.bareCreates.tps)} transactions/s`);
     }
     return results;
   } finally {

@@ -108,7 +108,7 @@ export interface Target {
   restart?(): Promise<void>;
   /** cartelera on PostgreSQL only: `pgbench -N` on the same server, `clients` connections, `durationS` seconds: its transactions per second. */
   pgbench?(clients: number, durationS: number): number;
-  /** cartelera on PostgreSQL only: its create transaction from a bare `pg` script on its database (pgbench.ts, bareCreateTps). */
+  /** cartelera on PostgreSQL only: its create statement from a bare script on its database (pgbench.ts, bareCreateTps). */
   bareCreates?(clients: number, durationS: number): Promise<number>;
 }
 

@@ -192,21 +192,52 @@ async function inGroup(trx: Db, write: Write<unknown>): Promise<Outcome> {
 }
 
 /**
- * A write in a transaction of its own (no savepoint: see refusable). PostgreSQL may fail it to
- * break a deadlock with another write's transaction (or a serialization failure): it runs again,
- * a few times.
+ * Whether a write on `db` may be one statement outside any transaction, committed by itself
+ * (PostgreSQL's autocommit): `db` is PostgreSQL's pool, not a transaction a write shares.
  */
-async function alone<T>(db: Db, write: Write<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+export const autocommits = (db: Db): boolean => dialectOf(db) === 'postgres' && !isTransaction(db);
+
+/**
+ * Runs `write`, one statement on PostgreSQL's pool that stores a write whole or not at all (see
+ * autocommits): no `begin`, no `commit`, one round trip. A refusal is explained by `explain` on the
+ * store, as a write alone's is after its rollback; a deadlock runs it again. Undefined when it
+ * stored nothing for its own reasons (an update whose row changed since it was read).
+ */
+export async function inOneStatement<T>(db: Db, write: () => Promise<T>, explain: (refusal: unknown, store: Db) => Promise<never>): Promise<T> {
+  const result = await retried(db, async () => {
     try {
-      return await writeTransaction(db, (trx) => {
-        soleWrites.add(trx);
-        return write(trx).finally(() => soleWrites.delete(trx));
-      });
+      return await write();
+    } catch (refusal) {
+      throw storeFaultOf(refusal) ? refusal : new ExplainAfterRollback(refusal, explain);
+    }
+  });
+  if (result !== undefined) counted(1);
+  return result;
+}
+
+/**
+ * A write in a transaction of its own (no savepoint: see refusable).
+ */
+function alone<T>(db: Db, write: Write<T>): Promise<T> {
+  return retried(db, () => writeTransaction(db, (trx) => {
+    soleWrites.add(trx);
+    return write(trx).finally(() => soleWrites.delete(trx));
+  }));
+}
+
+/**
+ * Runs `attempt`, a write alone. PostgreSQL may fail it to break a deadlock with another write's
+ * transaction (or a serialization failure): it runs again, a few times. Its refusal is explained
+ * once nothing of it is left in the store.
+ */
+async function retried<T>(db: Db, attempt: () => Promise<T>): Promise<T> {
+  for (let run = 1; ; run++) {
+    try {
+      return await attempt();
     } catch (error) {
       const refusal = error instanceof ExplainAfterRollback ? error.refusal : error;
       const code = (refusal as { code?: unknown }).code;
-      if (attempt < RETRIES && (code === '40P01' || code === '40001')) continue;
+      if (run < RETRIES && (code === '40P01' || code === '40001')) continue;
       if (error instanceof ExplainAfterRollback) return error.explain(refusal, db);
       throw error;
     }

@@ -2,7 +2,7 @@ import { CompiledQuery } from 'kysely';
 import { comparable } from '../catalogue/comparable.js';
 import type { Operacion } from '../catalogue/fields.js';
 import { dialectOf } from '../db/dialect.js';
-import { insertReturningKey } from '../db/prepared.js';
+import { insertReturningKey, type LoggedChange } from '../db/prepared.js';
 import type { CambiosTable, Db } from '../db/schema.js';
 import type { AnyResource } from './define.js';
 
@@ -83,27 +83,44 @@ type Representation = string | null;
 export async function recordChange(
   db: Db, resource: AnyResource, clave: number, antes: Representation, despues: Representation, context: ChangeContext,
 ): Promise<number | undefined> {
-  const operacion: Operacion = antes === null ? 'alta' : despues === null ? 'baja' : 'modificacion';
-  const campos = operacion === 'modificacion' ? changedFields(resource, antes, despues) : undefined;
-  if (campos?.length === 0) return undefined;
-  const change: ChangeValues = {
-      recurso: resource.name,
-      clave,
-      operacion,
-      antes,
-      despues,
-      campos: campos ? JSON.stringify(campos) : allFieldsOf(resource),
-      quien: context.quien,
-      quien_clave: comparableQuien(context.quien),
-      cuando: new Date().toISOString().replace('Z', '+00:00'),
-      causa: context.causa ?? null,
-      deshace: context.deshace ?? null,
-  };
+  const change = changeOf(resource, antes, despues, context);
+  if (change === undefined) return undefined;
+  const values: ChangeValues = { ...change, clave, despues };
   if (context.batch) {
-    await context.batch.add(change);
+    await context.batch.add(values);
     return undefined;
   }
-  return Number(await insertReturningKey(db, 'cambios', change, 'id'));
+  return Number(await insertReturningKey(db, 'cambios', values, 'id'));
+}
+
+/**
+ * What the log stores of a change besides the record's key and its `despues` (which a write stored
+ * in the same statement fills in: db/prepared.ts, insertLogged): undefined for a modification that
+ * changes no field. A `despues` left undefined is a new record's.
+ */
+export function changeOf(resource: AnyResource, antes: Representation, despues: Representation | undefined, context: ChangeContext): LoggedChange | undefined {
+  const operacion: Operacion = antes === null ? 'alta' : despues === null ? 'baja' : 'modificacion';
+  const campos = operacion === 'modificacion' ? changedFields(resource, antes, despues ?? null) : undefined;
+  if (campos?.length === 0) return undefined;
+  return {
+    recurso: resource.name,
+    operacion,
+    antes,
+    campos: campos ? JSON.stringify(campos) : allFieldsOf(resource),
+    quien: context.quien,
+    quien_clave: comparableQuien(context.quien),
+    cuando: new Date().toISOString().replace('Z', '+00:00'),
+    causa: context.causa ?? null,
+    deshace: context.deshace ?? null,
+  };
+}
+
+/**
+ * Sets change `id`'s `despues` to the record as the store answered it, where a write stored with
+ * its change in one statement foresaw it otherwise (resources/writes.ts checks each).
+ */
+export async function correctDespues(db: Db, id: number, despues: string): Promise<void> {
+  await db.updateTable('cambios').set({ despues }).where('id', '=', id).execute();
 }
 
 /** A creation's or a deletion's `campos`: every field, as JSON, worked out once per resource. */

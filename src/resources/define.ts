@@ -126,6 +126,10 @@ export interface Resource<
    * stored, in no particular order. The store refuses them all if it refuses one.
    */
   createMany(db: Db, inputs: Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
+  /** The columns a new record is stored as (its defaults, booleans as 0 and 1, its comparable columns): what queries.create is given. */
+  newRow(record: Record<string, unknown>): Record<string, unknown>;
+  /** The columns an update of `fields` sets (booleans as 0 and 1, the comparable columns of its text fields): what queries.update is given. */
+  updatedColumns(fields: Record<string, unknown>): Record<string, unknown>;
   /** The record exactly as the API answers it: its ETag and every export are computed from this. */
   representation(record: Record<string, unknown>): string;
   /**
@@ -204,6 +208,8 @@ export function defineResource<T extends keyof Database, K extends string, F ext
       return { ...queries, create: (input) => queries.create(withForms(input)), update: (id, fields) => queries.update(id, stored(fields)) };
     },
     createMany: (db, inputs) => insertManyReturning(db, def.table, inputs.map((input) => withForms(input) as Insertable<Database[T]>)),
+    newRow: withForms,
+    updatedColumns: stored,
     path: `/${def.name}`,
     schemas: {
       item,

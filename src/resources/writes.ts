@@ -2,10 +2,11 @@ import { messages } from '../catalogue/messages.js';
 import { invalid, notFound } from '../catalogue/refusal.js';
 import { lockedRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
+import { insertLogged, updateLogged, versionedRow, type LoggedChange } from '../db/prepared.js';
 import type { Db } from '../db/schema.js';
-import { inTransaction, refusable } from '../db/transaction.js';
+import { autocommits, inOneStatement, inTransaction, refusable } from '../db/transaction.js';
 import { dependentsOf, removeImagesOf } from './cascade.js';
-import { recordChange, type ChangeContext } from './changeLog.js';
+import { changeOf, correctDespues, recordChange, type ChangeContext } from './changeLog.js';
 import type { AnyResource } from './define.js';
 
 /**
@@ -29,12 +30,40 @@ type Row = Record<string, unknown>;
 export async function createRecord(
   db: Db, resource: AnyResource, input: Row, context: ChangeContext,
 ): Promise<Row> {
+  if (autocommits(db)) return inOneStatement(db, () => createLogged(db, resource, input, context), explainer(resource, input));
   return inTransaction(db, (trx) =>
     guarded(trx, resource, input, async () => {
       const created = await resource.queries(trx).create(input);
       await recordCreated(trx, resource, created, context);
       return created;
     }));
+}
+
+/**
+ * PostgreSQL, a write alone: the record and its `alta` in one statement, committed by itself. Its
+ * `despues` is the record as answered, around the key the store gives it; should the store answer
+ * the record otherwise than foreseen, the change is set to what it answered.
+ */
+async function createLogged(db: Db, resource: AnyResource, input: Row, context: ChangeContext): Promise<Row> {
+  const row = resource.newRow(input);
+  const around = aroundKey(resource, row);
+  const { stored, change } = await insertLogged(db, resource.table, row as never, resource.key.name, changeOf(resource, null, undefined, context) as LoggedChange, around);
+  const key = stored[resource.key.name as keyof typeof stored] as number;
+  await foreseen(db, resource, change, `${around[0]}${key}${around[1]}`, stored);
+  return stored;
+}
+
+/** A new record as answered, split around its key, the first field: what comes before the key, and after. */
+function aroundKey(resource: AnyResource, row: Row): [string, string] {
+  const text = resource.representation({ ...row, [resource.key.name]: 0 });
+  const before = `{${JSON.stringify(resource.key.name)}:`;
+  return [before, text.slice(before.length + 1)];
+}
+
+/** Sets the change's `despues` to the stored record as answered when `recorded`, what the statement stored, is not that. */
+async function foreseen(db: Db, resource: AnyResource, change: number, recorded: string, stored: Row): Promise<void> {
+  const answered = resource.representation(stored);
+  if (answered !== recorded) await correctDespues(db, change, answered);
 }
 
 /** Logs the creation of `created`, just stored in transaction `trx` (an import stores many at once); answers its key. */
@@ -49,15 +78,7 @@ export async function replaceRecord(
   db: Db, resource: AnyResource, key: number, body: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const given = withoutKey(resource, body, key);
-  return inTransactionOn(db, resource, key, precondition, (trx, queries, current) =>
-    guarded(trx, resource, body, async () => {
-      if (!current) return undefined;
-      const fields = resource.whole(given);
-      if (changesNothing(resource, current, fields)) return current;
-      const updated = await queries.update(key, changedFields(current, fields));
-      if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
-      return updated;
-    }));
+  return modifyRecord(db, resource, key, context, precondition, () => resource.whole(given), () => body);
 }
 
 /** Changes some fields (a JSON merge patch, RFC 7396), keeping the rest; undefined when there is no such record. */
@@ -65,17 +86,50 @@ export async function patchRecord(
   db: Db, resource: AnyResource, key: number, patch: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const changes = withoutKey(resource, patch, key);
-  return inTransactionOn(db, resource, key, precondition, (trx, queries, current) =>
-    guarded(trx, resource, changes, async () => {
-      if (!current) return undefined;
-      const merged = resource.whole({ ...pick(current, resource.fieldNames), ...changes });
-      if (changesNothing(resource, current, merged)) return current;
-      const updated = await queries.update(key, changedFields(current, merged)).catch((error: unknown) => {
-        throw violationOf(error) ? new RefusedRow(error, merged) : error;
-      });
+  const merged = (current: Row) => resource.whole({ ...pick(current, resource.fieldNames), ...changes });
+  return modifyRecord(db, resource, key, context, precondition, merged, merged);
+}
+
+/**
+ * Stores `fieldsOf(current)` over the record with this key, after `precondition` accepted it as it
+ * stands; undefined when there is none. A refusal's sentence names the values of `named(current)`.
+ * On PostgreSQL a write alone first reads the record, then stores it and its change in one
+ * statement that only applies while the record is as read (updateLogged); if another write changed
+ * it meanwhile, it runs again in a transaction that holds the record from its read to its commit.
+ */
+async function modifyRecord(
+  db: Db, resource: AnyResource, key: number, context: ChangeContext, precondition: Precondition | undefined,
+  fieldsOf: (current: Row) => Row, named: (current: Row) => Row,
+): Promise<Row | undefined> {
+  if (autocommits(db)) {
+    const read = await versionedRow(db, resource.table, resource.key.name, key);
+    precondition?.(read && resource.representation(read.row));
+    if (!read) return undefined;
+    const { row: current, version } = read;
+    const fields = fieldsOf(current);
+    if (changesNothing(resource, current, fields)) return current;
+    const set = changedFields(current, fields);
+    const antes = resource.representation(current);
+    const despues = resource.representation({ ...current, ...set });
+    const change = changeOf(resource, antes, despues, context) as LoggedChange;
+    const updated = await inOneStatement(db, () =>
+      updateLogged(db, resource.table, resource.key.name as never, key, version, resource.updatedColumns(set) as never, change, despues),
+    explainer(resource, named(current)));
+    if (updated) {
+      await foreseen(db, resource, updated.change, despues, updated.stored);
+      return updated.stored;
+    }
+  }
+  return inTransactionOn(db, resource, key, precondition, (trx, queries, current) => {
+    if (!current) return Promise.resolve(undefined);
+    const fields = fieldsOf(current);
+    return guarded(trx, resource, named(current), async () => {
+      if (changesNothing(resource, current, fields)) return current;
+      const updated = await queries.update(key, changedFields(current, fields));
       if (updated) await recordChange(trx, resource, key, resource.representation(current), resource.representation(updated), context);
       return updated;
-    }));
+    });
+  });
 }
 
 /**
@@ -144,30 +198,27 @@ function inTransactionOn<T>(
   });
 }
 
-/** A store's refusal of a row made inside the write's transaction: the row, for the sentence. */
-class RefusedRow extends Error {
-  constructor(readonly refusal: unknown, readonly row: Row) {
-    super('the store refused the row', { cause: refusal });
-  }
-}
-
 /**
  * Runs a write in transaction `trx`, turning the store's integrity refusals into the contract's
- * sentences, which name the values of `body`, or of the row a RefusedRow carries. What a missing
- * reference names is asked in the same transaction when the write shares it (group commit,
- * db/transaction.ts), as the store stood before the write: the writes committed with it cannot
- * change the answer; else once the write's own transaction is rolled back (refusable).
+ * sentences, which name the values of `body`. What a missing reference names is asked in the same
+ * transaction when the write shares it (group commit, db/transaction.ts), as the store stood
+ * before the write: the writes committed with it cannot change the answer; else once the write's
+ * own transaction is rolled back (refusable).
  */
 function guarded<T>(
   trx: Db, resource: AnyResource, body: Row, write: () => Promise<T>,
 ): Promise<T> {
-  return refusable(trx, write, async (thrown, store) => {
-    const [error, row] = thrown instanceof RefusedRow ? [thrown.refusal, thrown.row] : [thrown, body];
+  return refusable(trx, write, explainer(resource, body));
+}
+
+/** Turns the store's refusal of a write of `body` into the contract's sentence, asking `store` what a missing reference is. */
+function explainer(resource: AnyResource, body: Row) {
+  return async (error: unknown, store: Db): Promise<never> => {
     switch (violationOf(error)) {
       case 'unique':
-        throw invalid(messages.duplicate(resource.nouns, resource.uniqueValue(row)));
+        throw invalid(messages.duplicate(resource.nouns, resource.uniqueValue(body)));
       case 'foreign_key': {
-        const missing = await missingReferences(store, resource, row);
+        const missing = await missingReferences(store, resource, body);
         throw invalid(missing.join(' ') || messages.brokenReference);
       }
       case 'check':
@@ -175,7 +226,7 @@ function guarded<T>(
       default:
         throw error;
     }
-  });
+  };
 }
 
 /** A sentence for each record the body names that does not exist. */

@@ -1,13 +1,15 @@
-// What a write sends PostgreSQL, statement by statement: each is a round trip its transaction
-// holds a connection for. A write alone in its transaction sends no savepoint (db/transaction.ts,
-// refusable); a refused one still answers the contract's sentence, asked after the rollback.
+// What a write sends PostgreSQL, statement by statement: each is a round trip. A create alone is
+// one statement (the record and its change, committed by itself: db/prepared.ts, insertLogged), an
+// update alone a read and one statement (updateLogged); a refused one still answers the contract's
+// sentence, asked after. A delete is a transaction of its own, with no savepoint (refusable).
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import pg from 'pg';
 import { messages } from '../../src/catalogue/messages.js';
 import { Refusal } from '../../src/catalogue/refusal.js';
-import { categorias, peliculas } from '../../src/resources/index.js';
-import { createRecord, patchRecord, removeRecord } from '../../src/resources/writes.js';
+import { artistas, categorias, eventosUrbanos, funciones, lugares, obras, participaciones, peliculas } from '../../src/resources/index.js';
+import type { AnyResource } from '../../src/resources/define.js';
+import { createRecord, patchRecord, removeRecord, replaceRecord } from '../../src/resources/writes.js';
 import { migratedStore, type MigratedStore } from '../stores.js';
 
 const context = { quien: 'ana' };
@@ -37,16 +39,16 @@ async function statementsOf(write: () => Promise<unknown>): Promise<{ sent: stri
   }
 }
 
-it('when a movie is created, updated and deleted alone, then each write sends its statements with no savepoint', async () => {
+it('when a movie is created, updated and deleted alone, then a create is one statement, an update a read and one statement, a delete a transaction with no savepoint', async () => {
   const { db } = store;
   const { id: categoria_id } = await createRecord(db, categorias, { nombre: 'Drama' }, context);
   let id = 0;
   const created = await statementsOf(async () => {
     ({ id } = (await createRecord(db, peliculas, { titulo: 'Alba', sipnosis: 'Una mañana.', duracion: 90, categoria_id }, context)) as { id: number });
   });
-  assert.deepEqual(created, { sent: ['begin', 'insert', 'insert', 'commit'] }, 'the record, its change, and the transaction');
+  assert.deepEqual(created, { sent: ['with'] }, 'the record and its change, committed by themselves');
   const updated = await statementsOf(() => patchRecord(db, peliculas, id, { duracion: 95 }, context));
-  assert.deepEqual(updated, { sent: ['begin', 'select', 'update', 'insert', 'commit'] }, 'the record read and locked, set, its change');
+  assert.deepEqual(updated, { sent: ['select', 'with'] }, 'the record read, then set with its change');
   const removed = await statementsOf(() => removeRecord(db, peliculas, id, context));
   assert.equal(removed.error, undefined);
   assert.ok(!removed.sent.includes('savepoint') && !removed.sent.includes('release'), `no savepoint: ${removed.sent.join(', ')}`);
@@ -63,7 +65,7 @@ it('when a write alone is refused by the store, then it answers the sentence nam
   const missing = await statementsOf(() => createRecord(db, peliculas, { titulo: 'Ceniza', sipnosis: 'Fuego.', duracion: 70, categoria_id: 9999 }, context));
   assert.ok(missing.error instanceof Refusal, String(missing.error));
   assert.equal(missing.error.details, messages.missingReference(categorias.nouns, 9999));
-  assert.deepEqual(missing.sent.slice(0, 3), ['begin', 'insert', 'rollback'], 'the refusal rolls back at once, then asks why');
+  assert.deepEqual(missing.sent.slice(0, 2), ['with', 'select'], 'the refused statement stores nothing, then the store is asked why');
 
   const taken = await statementsOf(() => createRecord(db, peliculas, { titulo: ' bruma ', sipnosis: 'Otra.', duracion: 60, categoria_id }, context));
   assert.ok(taken.error instanceof Refusal, String(taken.error));
@@ -75,4 +77,101 @@ it('when a write alone is refused by the store, then it answers the sentence nam
 
   assert.equal(await changes(), before, 'no change logged by a refused write');
   assert.deepEqual((await db.selectFrom('peliculas').select('titulo').execute()).map((p) => p.titulo), ['Bruma']);
+});
+
+/** The `despues` of the last change the log holds for this record. */
+async function lastDespues(resource: AnyResource, clave: number): Promise<string | null> {
+  const { despues } = await store.db.selectFrom('cambios').select('despues').where('recurso', '=', resource.name).where('clave', '=', clave)
+    .orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  return despues;
+}
+
+it('when a record of every resource is created and changed alone, then its one statement logs it exactly as the API answers it', async () => {
+  const { db } = store;
+  const { id: categoria_id } = (await createRecord(db, categorias, { nombre: 'Ópera' }, context)) as { id: number };
+  const { id: lugar_id } = (await createRecord(db, lugares, { nombre: 'Teatro', direccion: 'Cerrito 628' }, context)) as { id: number };
+  // Values whose stored form could differ from the one sent: floats, booleans, instants, nulls, text with quotes and accents.
+  const keys = new Map<AnyResource, number>();
+  const keyOf = (resource: AnyResource) => keys.get(resource) ?? 0;
+  type Fields = Record<string, unknown>;
+  const written: [AnyResource, () => Fields, Fields | (() => Fields)][] = [
+    [categorias, () => ({ nombre: 'Zarzuela "clásica"' }), { nombre: 'Zarzuela' }],
+    [lugares, () => ({ nombre: 'Colón', direccion: 'Cerrito 628, Buenos Aires', latitud: -34.601066, longitud: -58.383217, accesible: true, url: 'https://teatrocolon.org.ar' }), { accesible: false, latitud: 0.1, longitud: -0.000001 }],
+    [peliculas, () => ({ titulo: 'Roma', sipnosis: 'Ciudad de México, 1970.\nCleo.', duracion: 135, categoria_id }), { duracion: 136 }],
+    [obras, () => ({ titulo: 'La Celestina', descripcion: 'Tragicomedia.', duracion: 120, categoria_id }), { descripcion: 'De Fernando de Rojas.' }],
+    [eventosUrbanos, () => ({ titulo: 'Milonga', descripcion: 'Al aire libre.', fecha: '2026-09-20T00:00:00.000+00:00', lugar: 'Plaza Dorrego', categoria_id }), { fecha: '2026-09-21T21:30:00.000+00:00' }],
+    [artistas, () => ({ dni: 20111222, nombre: 'Alfonso', apellido: 'Cuarón', tipo: 'director', descripcion: 'Mexicano.' }), { descripcion: 'Nacido en 1961.' }],
+    [funciones, () => ({ tipo_evento: 'obra', evento_id: keyOf(obras), lugar_id, inicio: '2026-12-25T20:00:00.000+00:00', notas: 'Con intérprete' }), { estado: 'agotada', notas: null }],
+    [participaciones, () => ({ artistas_dni: 20111222, tipo_evento: 'pelicula', evento_id: keyOf(peliculas) }), () => ({ tipo_evento: 'obra', evento_id: keyOf(obras) })],
+  ];
+  for (const [resource, record, patch] of written) {
+    let key = 0;
+    const created = await statementsOf(async () => {
+      key = (await createRecord(db, resource, record(), context))[resource.key.name] as number;
+    });
+    keys.set(resource, key);
+    assert.deepEqual(created, { sent: ['with'] }, `${resource.name}: one statement, nothing corrected after`);
+    const answered = async () => resource.representation((await resource.queries(db).get(key)) ?? {});
+    assert.equal(await lastDespues(resource, key), await answered(), `${resource.name}: its alta`);
+    const patched = await statementsOf(() => patchRecord(db, resource, key, typeof patch === 'function' ? patch() : patch, context));
+    assert.deepEqual(patched, { sent: ['select', 'with'] }, `${resource.name}: a read and one statement, nothing corrected after`);
+    assert.equal(await lastDespues(resource, key), await answered(), `${resource.name}: its modificacion`);
+  }
+});
+
+/** The statements `write` sends, with `other` run just before its update's one statement (once). */
+async function raced(other: () => Promise<unknown>, write: () => Promise<unknown>): Promise<{ sent: string[]; error?: unknown }> {
+  const query = pg.Client.prototype.query;
+  let meddled = false;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [first] = args;
+    const text = typeof first === 'string' ? first : (first as { text?: string }).text ?? '';
+    if (!meddled && text.startsWith('with w as (update')) {
+      meddled = true;
+      return other().then(() => (query as (...a: unknown[]) => unknown).apply(this, args));
+    }
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    return await statementsOf(write);
+  } finally {
+    pg.Client.prototype.query = query;
+    assert.ok(meddled, 'the other write went in');
+  }
+}
+
+it('when another write changes the record between an update\'s read and its statement, then the statement stores nothing and the update runs again holding the record', async () => {
+  const { db } = store;
+  const { id: categoria_id } = (await createRecord(db, categorias, { nombre: 'Suspenso' }, context)) as { id: number };
+  const movie = await createRecord(db, peliculas, { titulo: 'Vértigo', sipnosis: 'Alturas.', duracion: 128, categoria_id }, context);
+  const id = movie.id as number;
+  const seen = peliculas.representation(movie);
+  const other = { ...movie, sipnosis: 'Vértigo y alturas.' };
+  const { sent, error } = await raced(
+    () => replaceRecord(db, peliculas, id, other, { quien: 'otra' }),
+    () => patchRecord(db, peliculas, id, { duracion: 129 }, context),
+  );
+  assert.equal(error, undefined);
+  assert.deepEqual(sent, ['select', 'with', 'select', 'with', 'begin', 'select', 'update', 'insert', 'commit'],
+    'the read, its statement (before which the other write reads and stores), then, the record found changed, the locked write');
+  const log = await db.selectFrom('cambios').select(['quien', 'antes', 'despues', 'campos']).where('recurso', '=', 'peliculas').where('clave', '=', id)
+    .where('operacion', '=', 'modificacion').orderBy('id').execute();
+  const both = peliculas.representation({ ...other, duracion: 129 });
+  assert.deepEqual(log, [
+    { quien: 'otra', antes: seen, despues: peliculas.representation(other), campos: '["sipnosis"]' },
+    { quien: 'ana', antes: peliculas.representation(other), despues: both, campos: '["duracion"]' },
+  ]);
+  assert.equal(peliculas.representation((await peliculas.queries(db).get(id)) ?? {}), both, 'both writes kept');
+
+  // Under a precondition on the record as first read (an If-Match), the write run again refuses.
+  const asSeen = (current: string | undefined) => {
+    if (current !== both) throw new Refusal('changed', messages.preconditionFailed);
+  };
+  const stale = await raced(
+    () => patchRecord(db, peliculas, id, { sipnosis: 'Otra vez.' }, { quien: 'otra' }),
+    () => patchRecord(db, peliculas, id, { duracion: 130 }, context, asSeen),
+  );
+  assert.ok(stale.error instanceof Refusal && stale.error.kind === 'changed', String(stale.error));
+  const now = await peliculas.queries(db).get(id);
+  assert.deepEqual([now?.sipnosis, now?.duracion], ['Otra vez.', 129], 'the other write kept, the refused one not stored');
 });
