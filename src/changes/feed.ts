@@ -247,8 +247,9 @@ export class ChangeFeed {
   private async sqliteHorizon(): Promise<number> {
     const { rows } = await sql<{ max: number | null }>`select max(id) as max from cambios`.execute(this.db);
     // Nothing is handed out before it is on disk (db/sqlite.ts): a write this process or another
-    // committed may still be syncing.
-    await sqliteDurable(this.db);
+    // committed may still be syncing. A failed sync is its writes' to report (503, not confirmed);
+    // the feed goes on with the store as it stands, as reads do.
+    await sqliteDurable(this.db)?.catch(() => {});
     return Number(rows[0]?.max ?? 0);
   }
 

@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, fdatasync, fdatasyncSync, mkdirSync, openSync, statfsSync } from 'node:fs';
+import { accessSync, closeSync, constants, fdatasync, mkdirSync, openSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
@@ -296,11 +296,6 @@ class Durability {
     return this.syncAfter(this.started);
   }
 
-  /** Syncs the WAL file now, blocking: for a commit made outside the statements counted (migrations). */
-  syncNow(): void {
-    fdatasyncSync(this.walFd());
-  }
-
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
@@ -378,7 +373,6 @@ export async function holdingSqliteWriteLock<T>(db: Db, work: () => Promise<T>):
   try {
     const result = await work();
     sqlite.exec('COMMIT');
-    durabilities.get(db)?.syncNow();
     return result;
   } catch (error) {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
