@@ -1,36 +1,16 @@
 // A SQLite commit is synced to disk off the event loop (db/sqlite.ts, Durability): nothing it
 // committed is answered before that sync has finished, neither the write nor a read that shows it.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { buildTestApp, createPelicula, peliculaBody, send } from '../helpers.js';
+import { holdThreadPool, until } from '../threadPool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-durability-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/**
- * Holds every thread of libuv's pool, where the syncs run: each waits in the open() of a FIFO
- * until `release` opens it for writing.
- */
-async function holdThreadPool(): Promise<{ release: () => Promise<void> }> {
-  const size = Number(process.env.UV_THREADPOOL_SIZE || 4);
-  const fifos = Array.from({ length: size }, (_, i) => join(dir, `fifo-${i}`));
-  for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
-  const opened = fifos.map((fifo) => open(fifo, 'r'));
-  return {
-    async release() {
-      const writers = fifos.map((fifo) => openSync(fifo, 'w'));
-      for (const handle of await Promise.all(opened)) await handle.close();
-      writers.forEach(closeSync);
-      for (const fifo of fifos) rmSync(fifo);
-    },
-  };
-}
 
 describe('durable commits on SQLite', () => {
   it('when a write commits, then neither its answer nor a read that shows it goes out before the commit is synced to disk', async () => {
@@ -46,7 +26,7 @@ describe('durable commits on SQLite', () => {
 
       const put = answered(send(app, 'PUT', `/peliculas/${movie.id}`, peliculaBody(movie.categoria_id, { titulo: movie.titulo, duracion: 91 })));
       // The commit itself is made at once: another connection reads it.
-      while (duracionStored() !== 91) await new Promise(setImmediate);
+      await until(() => duracionStored() === 91);
       const get = answered(send(app, 'GET', `/peliculas/${encodeURIComponent(movie.titulo)}`));
       // A request that neither reads nor writes the store is answered meanwhile.
       const refused = await send(app, 'POST', '/peliculas', {});
