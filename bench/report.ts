@@ -353,7 +353,7 @@ and are removed at the end, on failure and on Ctrl-C too.
   \`BENCH_DURATION\` seconds, pinned where wrk runs. cartelera's creates and updates are compared with it.
 - **The disk**: at the start, a file in the temp dir that holds the SQLite files is appended 4 kB
   and \`fdatasync\`ed again and again for a second: the syncs a second this disk gives, the most
-  commits a second \`synchronous=FULL\` allows (the writes a group commit gathers share one).
+  durable commits a second it allows (the writes a group commit gathers share one sync).
 - **CPUs**: ${run.pinning}. PostgreSQL's own processes are not pinned: they share both CPUs with the
   server and wrk, so cartelera (PostgreSQL) pays for its database out of the same two cores.
 - **Data**: 20 categories, then 10,000 movies ("Película N", a 100-character synopsis), loaded through
@@ -387,9 +387,10 @@ and are removed at the end, on failure and on Ctrl-C too.
 
 The write figures are for the durability each target has as configured here; they are not equal:
 
-- **cartelera (SQLite)** runs in WAL mode with \`synchronous=FULL\` (the default, \`SQLITE_SYNCHRONOUS=full\`): each
-  commit is synced to disk before its writes are acknowledged, so they survive a power cut or OS crash
-  too; the writes that commit together share one sync. \`SQLITE_SYNCHRONOUS=normal\` syncs at
+- **cartelera (SQLite)** runs in WAL mode with durable commits (the default, \`SQLITE_SYNCHRONOUS=full\`): each
+  commit is synced to disk (\`fdatasync\` of the WAL, off the event loop) before its writes are acknowledged
+  and before any answer shows it, so they survive a power cut or OS crash too; the writes that commit
+  together share one sync. \`SQLITE_SYNCHRONOUS=normal\` syncs at
   checkpoints only: faster writes, and a power cut or OS crash can lose the last acknowledged ones
   (the target cartelera (SQLite, synchronous=NORMAL), measured beside it: what the sync costs).
 - **cartelera (PostgreSQL)** runs on the embedded server as a deployment runs PostgreSQL:

@@ -3,6 +3,7 @@ import { adminPages } from './admin.js';
 import type { Config } from './config.js';
 import { conditionalGets } from './api/conditional.js';
 import { crudRoutes } from './api/crudRoutes.js';
+import { answersOnDisk } from './api/durable.js';
 import { imageRoutes } from './api/imageRoutes.js';
 import { cacheFolder, RenditionCache } from './images/cache.js';
 import { transferRoutes } from './api/transferRoutes.js';
@@ -87,6 +88,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Decimal fields (a venue's coordinates) round what they are sent; every other number must be exact.
   strictJsonBodies(app, new Set(resources.flatMap((r) => Object.entries(r.kinds).flatMap(([name, kind]) => (kind.type === 'number' ? [name] : [])))));
   conditionalGets(app);
+  answersOnDisk(app, db);
 
   // Before the routes, so that the description and the request metrics see every one of them.
   await openApi(app, { writeKeys: config.API_KEYS !== undefined });

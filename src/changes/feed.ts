@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { dialectOf } from '../db/dialect.js';
 import { filtersOf, type Condition } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
+import { sqliteDurable } from '../db/sqlite.js';
 import { changeList, changesWhere, type ChangeRow } from './read.js';
 
 /** What a stream is told: each change once, in id order, no faster than its reader takes them. */
@@ -245,6 +246,10 @@ export class ChangeFeed {
 
   private async sqliteHorizon(): Promise<number> {
     const { rows } = await sql<{ max: number | null }>`select max(id) as max from cambios`.execute(this.db);
+    // Nothing is handed out before it is on disk (db/sqlite.ts): a write this process or another
+    // committed may still be syncing. A failed sync is its writes' to report (503, not confirmed);
+    // the feed goes on with the store as it stands, as reads do.
+    await sqliteDurable(this.db)?.catch(() => {});
     return Number(rows[0]?.max ?? 0);
   }
 

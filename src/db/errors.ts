@@ -62,8 +62,9 @@ export function storeFaultOf(error: unknown): StoreFault | undefined {
 }
 
 /**
- * A commit SQLite reported done on a file system that had turned read-only by then: its sync may
- * have written nothing, so it is not acknowledged, nor run again (it may be on disk after all).
+ * A commit SQLite reported done whose sync failed, or on a file system that had turned read-only
+ * by then (its sync may have written nothing): it is not acknowledged, nor run again (it may be
+ * on disk after all).
  */
 export class UnconfirmedCommit extends Error {
   readonly code = 'SQLITE_READONLY_UNCONFIRMED';

@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, statfsSync } from 'node:fs';
+import { accessSync, closeSync, constants, fdatasync, fdatasyncSync, mkdirSync, openSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
@@ -29,17 +29,20 @@ export function openSqlite(path: string, synchronous: 'full' | 'normal'): Db {
   // First: the pragmas below wait for a lock too. Another process starting on the same new file
   // may hold it while it migrates, and without a timeout, switching to WAL fails at once.
   sqlite.pragma('busy_timeout = 5000');
-  // WAL. With synchronous=FULL a commit is synced to disk before it returns, so an acknowledged
-  // write survives a power cut or OS crash too; the writes group commit gathers share that sync.
-  // NORMAL (SQLITE_SYNCHRONOUS=normal) syncs at checkpoints only: a crash of this process loses
-  // nothing, a power cut the last commits.
+  // WAL, with SQLite syncing at checkpoints only (NORMAL). With SQLITE_SYNCHRONOUS=full (the
+  // default) this process syncs each commit itself, off the event loop, before anything it
+  // committed is answered (Durability, below): an acknowledged write survives a power cut or OS
+  // crash too, and the writes group commit gathers share that sync. With `normal` a crash of this
+  // process loses nothing, a power cut the last commits.
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  const writer = reusingStatements(sqlite);
+  const durability = synchronous === 'full' && !sqlite.memory ? new Durability(sqlite) : undefined;
+  const writer = reusingStatements(sqlite, true, durability);
   const reader = sqlite.memory ? undefined : () => reusingStatements(readOnlyConnection(sqlite), false);
   const db = new Kysely<Database>({ dialect: new SharingDialect(writer, reader) });
   handles.set(db, sqlite);
+  if (durability) durabilities.set(db, durability);
   return db;
 }
 
@@ -64,9 +67,10 @@ function readOnlyConnection(sqlite: SQLite.Database): SQLite.Database {
  * Kysely prepares every statement anew; preparing is a good part of a short query's cost on
  * SQLite. Statements are kept by their SQL text and reused (bounded: list filters vary).
  * Kysely prepares a statement right before it runs it, so this is also where every write made
- * through the connection is seen, whoever makes it: each one is counted in writesInProcess.
+ * through the store's connection is seen, whoever makes it: each one is counted in
+ * writesInProcess, and each commit in `durability`, when this process syncs them.
  */
-function reusingStatements(sqlite: SQLite.Database, counting = true): SQLite.Database {
+function reusingStatements(sqlite: SQLite.Database, counting: boolean, durability?: Durability): SQLite.Database {
   const prepared = new Map<string, SQLite.Statement>();
   return Object.assign(Object.create(sqlite) as SQLite.Database, {
     prepare(source: string) {
@@ -78,14 +82,22 @@ function reusingStatements(sqlite: SQLite.Database, counting = true): SQLite.Dat
       }
       // A commit or rollback counts too: reads go on beside an open transaction (SharingDialect), so
       // its end is what makes its writes visible to them.
-      if (counting && (!statement.readonly || ENDS.test(source))) writesInProcess++;
+      if (counting && (!statement.readonly || ENDS.test(source))) {
+        writesInProcess++;
+        // A commit, or a write outside a transaction (which commits by itself).
+        if (durability && (COMMITS.test(source) || (!statement.readonly && !sqlite.inTransaction))) durability.committed();
+      }
       return statement;
     },
-    close: () => sqlite.close(),
+    close: () => {
+      durability?.close();
+      sqlite.close();
+    },
   });
 }
 
 const ENDS = /^\s*(commit|end|rollback)\b/i;
+const COMMITS = /^\s*(commit|end)\b/i;
 /** Statements a reader cannot run: those that open, end or mark a transaction (SQLite calls them read only), and pragmas. */
 const WRITER_ONLY = /^\s*(begin|commit|end|rollback|savepoint|release|pragma)\b/i;
 
@@ -223,6 +235,120 @@ function readOnly(reader: SQLite.Database, sql: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** What a sync covers: this process's commits so far, and the store's data_version (the other processes' commits). */
+interface Mark {
+  commits: number;
+  dataVersion: number;
+}
+
+const covers = (synced: Mark, now: Mark) => synced.commits >= now.commits && synced.dataVersion === now.dataVersion;
+
+/** A sync in progress, what it covers, and its end. */
+interface Sync {
+  covers: Mark;
+  done: Promise<void>;
+}
+
+/** The file stores whose commits this process syncs itself (SQLITE_SYNCHRONOUS=full). */
+const durabilities = new WeakMap<Db, Durability>();
+
+/**
+ * A commit's sync, off the event loop. SQLite commits with synchronous=NORMAL, which appends the
+ * commit to the WAL file without waiting for the disk; this process then syncs the WAL file
+ * (`fdatasync`, on libuv's thread pool) before anything is answered that the commit may show. A
+ * commit's writes wait for it (db/transaction.ts), and so do reads (`durable`, before an answer
+ * or the live feed goes out): a commit is visible to reads before it is on disk, but no answer
+ * shows it until it is. A sync of the file covers whatever was written to it before, by any
+ * connection of any process: so also another process's commit that a read here saw (data_version
+ * moved) before that process's own sync. Syncs run one at a time; a sync covers every commit
+ * made before it started, so the commits made meanwhile share the next one.
+ */
+class Durability {
+  /** Commits made through this process's connection. */
+  private commits = 0;
+  /** What the newest finished sync covered: this process's commits, and data_version (the others'). */
+  private covered: Mark = { commits: 0, dataVersion: -1 };
+  private readonly dataVersion: () => number;
+  private readonly wal: string;
+  private fd: number | undefined;
+  /** Syncs started, and the newest finished one (with its failure, if it failed). */
+  private started = 0;
+  private finished: { sync: number; error?: unknown } = { sync: 0 };
+  private running: Sync | undefined;
+
+  constructor(sqlite: SQLite.Database) {
+    const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    this.dataVersion = () => dataVersion.get() as number;
+    this.wal = `${sqlite.name}-wal`;
+  }
+
+  committed(): void {
+    this.commits++;
+  }
+
+  /** Undefined when everything a read can see is on disk; else settles once it is (rejects if the sync failed). */
+  durable(): Promise<void> | undefined {
+    const now = { commits: this.commits, dataVersion: this.dataVersion() };
+    if (covers(this.covered, now)) return undefined;
+    if (this.running && covers(this.running.covers, now)) return this.running.done;
+    return this.syncAfter(this.started);
+  }
+
+  /** Before the connection closes: commits nobody waited for (a command's) are synced too, as far as the disk lets. */
+  close(): void {
+    if (this.covered.commits < this.commits) {
+      try {
+        fdatasyncSync(this.walFd());
+      } catch {
+        // The writes that were answered waited for their own sync; these were never confirmed.
+      }
+    }
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  /** Settles once a sync started after the first `after` has finished. */
+  private async syncAfter(after: number): Promise<void> {
+    for (;;) {
+      if (this.finished.sync > after) {
+        if (this.finished.error !== undefined) throw this.finished.error;
+        return;
+      }
+      this.running ??= this.sync();
+      await this.running.done.catch(() => {});
+    }
+  }
+
+  private sync(): Sync {
+    const sync = ++this.started;
+    const covering = { commits: this.commits, dataVersion: this.dataVersion() };
+    const done = new Promise<void>((resolve, reject) =>
+      fdatasync(this.walFd(), (error) => {
+        this.running = undefined;
+        this.finished = error ? { sync, error } : { sync };
+        if (error) return reject(error);
+        this.covered = covering;
+        resolve();
+      }),
+    );
+    return { covers: covering, done };
+  }
+
+  /** The WAL file, opened once: SQLite keeps it (the same file) while this process's connection is open. */
+  private walFd(): number {
+    return (this.fd ??= openSync(this.wal, 'r'));
+  }
+}
+
+/**
+ * Undefined when every commit a read of `db` may see is on disk (always, on PostgreSQL, an
+ * in-memory store, or with SQLITE_SYNCHRONOUS=normal); else settles once it is, rejecting when
+ * the sync failed (the disk or its file system failed: the commits are not confirmed).
+ */
+export function sqliteDurable(db: Db): Promise<void> | undefined {
+  return durabilities.get(db)?.durable();
 }
 
 /** What tells whether a SQLite store may have changed since it was last read (cache/versions.ts). */

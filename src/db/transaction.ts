@@ -3,7 +3,7 @@ import { dialectOf } from './dialect.js';
 import { storeFaultOf, UnconfirmedCommit } from './errors.js';
 import { groupCommitQueue, type Pending, type Write } from './groupCommit.js';
 import type { Db } from './schema.js';
-import { sqliteStillWritable } from './sqlite.js';
+import { sqliteDurable, sqliteStillWritable } from './sqlite.js';
 
 /**
  * Transactions, on both backends: the one place that starts one, tells whether `db` is one, and
@@ -53,13 +53,12 @@ const queues = new WeakMap<Db, <T>(write: Write<T>) => Promise<T>>();
  */
 export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   if (dialectOf(db) === 'postgres') return db.transaction().execute(work);
-  return db.connection().execute(async (connection) => {
+  const result = await db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
     heldTransactions.add(connection);
     try {
       const result = await work(connection);
       await sql`commit`.execute(connection);
-      if (!sqliteStillWritable(db)) throw new UnconfirmedCommit();
       return result;
     } catch (error) {
       await sql`rollback`.execute(connection).catch(() => {});
@@ -68,6 +67,13 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>)
       heldTransactions.delete(connection);
     }
   });
+  // On disk before it is answered: synced off the event loop, the store's connection free meanwhile
+  // for reads (which wait for the same sync before they answer) and for the next group to commit.
+  await sqliteDurable(db)?.catch(() => {
+    throw new UnconfirmedCommit();
+  });
+  if (!sqliteStillWritable(db)) throw new UnconfirmedCommit();
+  return result;
 }
 
 /** Connections writeTransaction holds in a transaction of its own (Kysely's isTransaction does not know them). */

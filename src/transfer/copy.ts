@@ -7,6 +7,7 @@ import type { AnyResource } from '../resources/define.js';
 import { transferred as resources } from '../resources/index.js';
 import { FILES_PER_PAGE } from './imageFiles.js';
 import { inSnapshot } from '../db/snapshot.js';
+import { writeTransaction } from '../db/transaction.js';
 
 /** A table's size and a SHA-256 of its records as the API answers them, in key order. */
 export interface TableSum {
@@ -34,7 +35,7 @@ export async function copyCatalogue(
   const sums: Record<string, TableSum> = {};
   let copied = 0;
   await inSnapshot(source, (src) =>
-    target.transaction().execute(async (dst) => {
+    writeTransaction(target, async (dst) => {
       const held = await Promise.all([...resources.map((r) => countRows(dst, r.table)), countRows(dst, FILES)]);
       const changes = await countRows(dst, 'cambios');
       if (held.some((n) => n > 0) || changes > 0) {

@@ -4,12 +4,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { violationOf } from '../../src/db/errors.js';
 import { migrateToLatest, migrationNames } from '../../src/db/migrate.js';
+import SQLite from 'better-sqlite3';
+import type { Db } from '../../src/db/schema.js';
+import { categorias } from '../../src/resources/index.js';
+import { createRecord } from '../../src/resources/writes.js';
 import { withMigratedStore } from '../stores.js';
+import { holdThreadPool, until } from '../threadPool.js';
 
 describe('a SQLite store', () => {
   let dir: string;
@@ -43,28 +47,35 @@ describe('a SQLite store', () => {
       assert.equal((await db.selectFrom('eventos_urbanos').select('fecha').execute()).length, 1);
     }));
 
-  test('when opened as the service opens it, then each commit is synced to disk (synchronous=FULL), unless SQLITE_SYNCHRONOUS=normal chooses speed', async () => {
-    const synchronous = async (setting: string | undefined) => {
-      const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'store.sqlite')}`, ...(setting !== undefined && { SQLITE_SYNCHRONOUS: setting }) });
-      const db = openDatabase(config.DATABASE_URL, { poolMax: 1, statementTimeoutMs: 5000, sqliteSynchronous: config.SQLITE_SYNCHRONOUS });
+  test('when opened as the service opens it, then each commit is answered once it is synced to disk, unless SQLITE_SYNCHRONOUS=normal chooses speed', async () => {
+    /** Whether a write on the store `open` opens is answered only after its sync (on libuv's pool, held meanwhile). */
+    const waitsForSync = async (file: string, open: (url: string) => Db) => {
+      const db = open(`sqlite:${join(dir, file)}`);
+      await migrateToLatest(db);
+      const reader = new SQLite(join(dir, file), { readonly: true });
+      const pool = await holdThreadPool();
       try {
-        const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
-        return rows[0]?.synchronous;
+        let released = false;
+        const written = createRecord(db, categorias, { nombre: 'Ópera' }, { quien: null }).then(() => released);
+        // Committed at once: another connection reads it.
+        await until(() => reader.prepare("select 1 from categorias where nombre = 'Ópera'").get() !== undefined);
+        released = true;
+        await pool.release();
+        return await written;
       } finally {
+        reader.close();
         await db.destroy();
       }
     };
-    // SQLite's values: 2 is FULL, 1 is NORMAL.
-    assert.equal(await synchronous(undefined), 2);
-    assert.equal(await synchronous('full'), 2);
-    assert.equal(await synchronous('normal'), 1);
+    const configured = (setting?: string) => (url: string) => {
+      const config = loadConfig({ DATABASE_URL: url, ...(setting !== undefined && { SQLITE_SYNCHRONOUS: setting }) });
+      return openDatabase(config.DATABASE_URL, { poolMax: 1, statementTimeoutMs: 5000, sqliteSynchronous: config.SQLITE_SYNCHRONOUS });
+    };
+    assert.equal(await waitsForSync('default.sqlite', configured()), true);
+    assert.equal(await waitsForSync('full.sqlite', configured('full')), true);
+    assert.equal(await waitsForSync('normal.sqlite', configured('normal')), false);
     assert.throws(() => loadConfig({ SQLITE_SYNCHRONOUS: 'off' }), /SQLITE_SYNCHRONOUS/);
     // The command line's stores, opened with no options, are synced as well.
-    const cli = openDatabase(`sqlite:${join(dir, 'cli.sqlite')}`);
-    try {
-      assert.equal((await sql<{ synchronous: number }>`pragma synchronous`.execute(cli)).rows[0]?.synchronous, 2);
-    } finally {
-      await cli.destroy();
-    }
+    assert.equal(await waitsForSync('cli.sqlite', (url) => openDatabase(url)), true);
   });
 });
