@@ -3,8 +3,10 @@
  * (a poster at 320 px as WebP) against lookups by title; new renditions of a 12-megapixel JPEG
  * against the same renditions made by sharp alone in a bare process on the same CPU; lookups by
  * title while renditions are made; and the server's peak RSS while one ~20 MiB image is uploaded,
- * then 20 at once. Writes its section of docs/performance.md; runs alone too (`node --import tsx
- * bench/images.ts` after `npm run build`). Env: BENCH_IMAGES_SECONDS (default 10).
+ * then 20 at once; and Directus's `/assets` transform of the same picture, box and format. Writes its section of docs/performance.md; runs alone too (`node --import tsx
+ * bench/images.ts` after `npm run build`). Env: BENCH_IMAGES_SECONDS (default 10), BENCH_IMAGES_QUIET (the
+ * longest wait, in seconds, for a quiet machine before each scenario; default QUIET_WAIT_S),
+ * BENCH_IMAGES_DIRECTUS=0 (leaves Directus out: its row then says so).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,14 +14,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { untilQuiet } from './cpu.js';
+import { QUIET_WAIT_S, untilQuiet } from './cpu.js';
 import { statusBytes, watchPeakRss } from './memory.js';
 import { pinned, runExitTasks } from './process.js';
 import { utcMinute, writeSection } from './report.js';
 import { root, startTarget } from './targets.js';
+import { DIRECTUS_VERSION, startDirectus, uploadToDirectus } from './directus.js';
+import { freePort } from '../test/embedded-postgres.js';
 import { ensureWrk, runWrk, type WrkSummary } from './wrk.js';
 
 const SECONDS = Number(process.env.BENCH_IMAGES_SECONDS || 10);
+const QUIET_S = Number(process.env.BENCH_IMAGES_QUIET || QUIET_WAIT_S);
+const WITH_DIRECTUS = process.env.BENCH_IMAGES_DIRECTUS !== '0';
 const DOC = join(root, 'docs/performance.md');
 const START = '<!-- images: written by bench/images.ts -->';
 const END = '<!-- end of images -->';
@@ -132,7 +138,7 @@ try {
     const { lookup, page, categoryField, collections, update } = target.dialect;
     const luaArgs = [lookup, page, categoryField, idsFile, collections, update];
 
-    await untilQuiet();
+    await untilQuiet(QUIET_S);
     await runWrk('lookup', base, 3, luaArgs);
     const lookups = await runWrk('lookup', base, SECONDS, luaArgs);
     await runWrk('whatsOn', base, 3, [...luaArgs, keptFile]);
@@ -144,14 +150,14 @@ try {
     const fresh = await upload(base, ids[1] ?? 1, original);
     const urls = wanted.map((w) => `/imagenes/${fresh.id}/archivo?ancho=${w.ancho}&alto=${w.alto}&ajuste=${w.ajuste}&formato=${w.formato}`);
     const sample = 24;
-    await untilQuiet();
+    await untilQuiet(QUIET_S);
     const served = await ask(base, urls.slice(0, sample));
     const sharpRate = await bare(originalFile, wanted.slice(0, sample));
     const servedRate = served.made / served.seconds;
     console.log(`new renditions: served ${servedRate.toFixed(2)}/s, sharp alone ${sharpRate.toFixed(2)}/s`);
 
     // Lookups while renditions are made at full speed (the rest of the distinct renditions, then more images).
-    await untilQuiet();
+    await untilQuiet(QUIET_S);
     let busy = true;
     const more = await upload(base, ids[2] ?? 1, original);
     const background = ask(base, [...urls.slice(sample), ...wanted.map((w) => `/imagenes/${more.id}/archivo?ancho=${w.ancho}&alto=${w.alto}&ajuste=${w.ajuste}&formato=${w.formato}`)], () => !busy);
@@ -162,7 +168,7 @@ try {
 
     // Memory: one ~20 MiB upload, then 20 at once.
     const big = await heavy();
-    await untilQuiet();
+    await untilQuiet(QUIET_S);
     const before = statusBytes(target.server.pid, 'VmRSS');
     let watch = watchPeakRss(target.server.pid);
     await upload(base, ids[3] ?? 1, big);
@@ -171,14 +177,37 @@ try {
     watch = watchPeakRss(target.server.pid);
     await Promise.all(Array.from({ length: 20 }, (_, n) => upload(base, ids[4 + n] ?? 1, big)));
     const manyPeak = watch.stop();
+    await target.stop();
+
+    // Directus beside: the same JPEG, the same box and format through its /assets transforms, warmed once as cartelera's was.
+    let directusRun: WrkSummary | undefined;
+    if (WITH_DIRECTUS) {
+      const directus = await startDirectus(root, dir, await freePort());
+      try {
+        const asset = `/assets/${await uploadToDirectus(directus.base, original)}?width=320&format=webp`;
+        await ask(directus.base, [asset]);
+        const assetFile = join(dir, 'asset.txt');
+        writeFileSync(assetFile, `${asset}\n`);
+        await untilQuiet(QUIET_S);
+        await runWrk('whatsOn', directus.base, 3, [...luaArgs, assetFile]);
+        directusRun = await runWrk('whatsOn', directus.base, SECONDS, [...luaArgs, assetFile]);
+        console.log(`Directus ${DIRECTUS_VERSION} /assets ${rate(directusRun).toFixed(0)}/s`);
+      } finally {
+        await directus.stop();
+      }
+    }
 
     const keptRatio = rate(keptRun) / rate(lookups);
     const newRatio = servedRate / sharpRate;
     const loadedRatio = rate(loaded) / rate(lookups);
     const rise = (onePeak - before) / MB;
+    const directusRatio = directusRun && rate(keptRun) / rate(directusRun);
     const rows = [
       `| lookup by title, alone | ${rate(lookups).toFixed(0)}/s | | ${lookups.non2xx} non-2xx |`,
       `| kept rendition (\`ancho=320&formato=webp\`) | ${rate(keptRun).toFixed(0)}/s | ${keptRatio.toFixed(2)}× lookups (target ≥ 0.5×: ${verdict(keptRatio >= 0.5)}) | ${keptRun.non2xx} non-2xx |`,
+      directusRun && directusRatio
+        ? `| the same rendition from Directus ${DIRECTUS_VERSION} (\`/assets/<id>?width=320&format=webp\`) | ${rate(directusRun).toFixed(0)}/s | cartelera's kept rendition ${directusRatio.toFixed(1)}× this (target ≥ 20×: ${verdict(directusRatio >= 20)}) | ${directusRun.non2xx} non-2xx |`
+        : `| the same rendition from Directus ${DIRECTUS_VERSION} | not measured (BENCH_IMAGES_DIRECTUS=0) | | |`,
       `| new renditions of a 12-megapixel JPEG, ${PARALLEL} at a time | ${servedRate.toFixed(2)}/s | ${newRatio.toFixed(2)}× sharp alone, ${sharpRate.toFixed(2)}/s (target ≥ 0.8×: ${verdict(newRatio >= 0.8)}) | ${served.made} made |`,
       `| lookup by title while renditions are made | ${rate(loaded).toFixed(0)}/s | ${loadedRatio.toFixed(2)}× alone (target ≥ 0.5×: ${verdict(loadedRatio >= 0.5)}) | ${alongside.made} renditions alongside |`,
       `| upload of ${(big.length / MB).toFixed(1)} MiB | peak RSS ${(onePeak / MB).toFixed(0)} MB | rise ${rise.toFixed(0)} MB (target < 100 MB: ${verdict(rise < 100)}) | from ${(before / MB).toFixed(0)} MB |`,
@@ -188,7 +217,7 @@ try {
     writeSection(DOC, START, END, [
       '## Images',
       '',
-      `\`npm run bench\` (bench/images.ts), ${utcMinute()}, Node ${process.version}, SQLite, 1,000 movies: wrk (one thread, 32 connections, ${SECONDS} s) asks for lookups by title, then for one kept rendition over and over. Then ${sample} distinct renditions (boxes of 64 to 640 px, both fits, WebP and JPEG) of a 4000×3000 JPEG are asked for, ${PARALLEL} at a time, and the same ${sample} are made by the service's render function in a bare process pinned to the server's CPU; then lookups are measured again while renditions are asked for without pause. Last, the server's peak RSS while a JPEG of noise near IMAGE_MAX_BYTES is uploaded, then 20 at once.`,
+      `\`npm run bench\` (bench/images.ts), ${utcMinute()}, Node ${process.version}, SQLite, 1,000 movies: wrk (one thread, 32 connections, ${SECONDS} s) asks for lookups by title, then for one kept rendition over and over. Then ${sample} distinct renditions (boxes of 64 to 640 px, both fits, WebP and JPEG) of a 4000×3000 JPEG are asked for, ${PARALLEL} at a time, and the same ${sample} are made by the service's render function in a bare process pinned to the server's CPU; then lookups are measured again while renditions are asked for without pause. Then the server's peak RSS while a JPEG of noise near IMAGE_MAX_BYTES is uploaded, then 20 at once. Last, Directus ${DIRECTUS_VERSION} (its defaults, SQLite, pinned as cartelera is) is given the same JPEG through \`/files\`, and wrk asks for its \`/assets\` transform of the same box and format, warmed once as cartelera's.`,
       '',
       '| scenario | rate or memory | against its target | |',
       '|---|---:|---|---|',

@@ -106,7 +106,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const folder = cacheFolder(config.IMAGE_CACHE_DIR, config.DATABASE_URL);
   const renditions = new RenditionCache(folder.path, config.IMAGE_CACHE_MB * 1024 * 1024);
   if (folder.temporary) app.addHook('onClose', () => renditions.clear());
-  await imageRoutes(app, db, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS, timeZone: config.TIMEZONE }, renditions);
+  await imageRoutes(app, db, versions, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS, timeZone: config.TIMEZONE }, renditions);
   changeRoutes(app, db, { maxStreams: config.CHANGES_MAX_STREAMS, stallSeconds: config.CHANGES_STALL_SECONDS });
   calendarRoutes(app, db, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE, publicUrl: config.PUBLIC_URL });
   whatsOnRoutes(app, db, versions, { name: config.CALENDAR_NAME, domain: config.CALENDAR_DOMAIN, timeZone: config.TIMEZONE, publicUrl: config.PUBLIC_URL });

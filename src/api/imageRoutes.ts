@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -6,7 +7,10 @@ import { messages } from '../catalogue/messages.js';
 import { invalid, notFound, tooLarge } from '../catalogue/refusal.js';
 import { validated } from '../catalogue/validation.js';
 import type { Db } from '../db/schema.js';
+import { answerCache } from '../cache/answers.js';
+import type { Versions } from '../cache/versions.js';
 import { judgeImage } from '../images/judge.js';
+import { Slots } from '../images/slots.js';
 import type { RenditionCache } from '../images/cache.js';
 import { AJUSTES, FORMATOS, MIME, SIZES, formatFor, isOpaque, render, renditionTag, type Wanted } from '../images/renditions.js';
 import type { AnyResource } from '../resources/define.js';
@@ -36,6 +40,9 @@ const opacity = {
 };
 const route = (operation: 'read' | 'create' | 'update' | 'remove') => ({ config: { nouns: imagenes.nouns, operation } });
 
+/** Renditions held in memory; one over a sixteenth of it (1 MiB, a large 2560-px one) is read from the disk each time. */
+const KEPT_IN_MEMORY = { entries: 10_000, bytes: 16 * 1024 * 1024 };
+
 /** Text parts an upload may carry besides `archivo`: the fields a client gives. */
 const FIELD_PARTS = 12;
 
@@ -45,9 +52,12 @@ const FIELD_PARTS = 12;
  * Reads and lists are the resource's like any other's (crudRoutes).
  */
 export async function imageRoutes(
-  app: FastifyInstance, db: Db, limits: { maxBytes: number; maxPixels: number; timeZone: string }, renditions: RenditionCache,
+  app: FastifyInstance, db: Db, versions: Versions, limits: { maxBytes: number; maxPixels: number; timeZone: string }, renditions: RenditionCache,
 ): Promise<void> {
   const schema = routeSchemas(imagenes, relationsOf(imagenes));
+  // An upload holds its file (up to IMAGE_MAX_BYTES) and decodes it whole: twice as many at once as cores (one reads while one
+  // decodes), the others wait with their bodies unread.
+  const uploads = new Slots(2 * availableParallelism());
   // An upload names its record and says what the image shows; the rest has defaults.
   const Upload = { ...Type.Partial(imagenes.schemas.create), required: ['recurso', 'clave', 'alt'] };
   await app.register(async (scope) => {
@@ -63,10 +73,12 @@ export async function imageRoutes(
       },
     };
     scope.post('/imagenes', { schema: { ...create, described }, ...route('create') }, async (request, reply) => {
-      const { fields, file } = await upload(request, limits.maxBytes);
-      const body = validated<Row>(Upload, fields, limits.timeZone);
-      if (!file) throw invalid(messages.image.missingFile, 'archivo');
-      const created = await createImage(db, body, await judgeImage(file, limits.maxPixels), { quien: request.quien });
+      const created = await uploads.run(async () => {
+        const { fields, file } = await upload(request, limits.maxBytes);
+        const body = validated<Row>(Upload, fields, limits.timeZone);
+        if (!file) throw invalid(messages.image.missingFile, 'archivo');
+        return createImage(db, body, await judgeImage(file, limits.maxPixels), { quien: request.quien });
+      });
       return answer(reply.code(201).header('location', (imagenes as AnyResource).location(created)), created);
     });
   });
@@ -104,31 +116,39 @@ export async function imageRoutes(
       formato: Type.Optional(Type.Enum(FORMATOS)),
     }) },
   };
+  // Renditions asked for lately, answered from memory while their image is unchanged; the disk keeps the rest.
+  const pictures = answerCache(versions, 'imagenes', KEPT_IN_MEMORY);
   app.get('/imagenes/:id/archivo', { schema: picture, ...route('read') }, async (request, reply) => {
     const { id } = request.params as { id: number };
     const query = request.query as Record<string, string | undefined>;
-    // The original itself is read only to make a rendition not kept yet.
-    const image = await db
-      .selectFrom('imagenes')
-      .innerJoin('imagen_archivos', 'imagen_archivos.imagen_id', 'imagenes.id')
-      .select(['ancho', 'alto', 'foco_x', 'foco_y', 'digest'])
-      .where('imagenes.id', '=', id)
-      .executeTakeFirst();
-    if (!image) throw notFound(messages.notFoundById(imagenes.nouns, id));
-    const original = async () =>
-      Buffer.from((await db.selectFrom('imagen_archivos').select('datos').where('imagen_id', '=', id).executeTakeFirstOrThrow()).datos);
-    const opaque = await opacity.of(image.digest, async () => isOpaque(await original()));
-    const wanted: Wanted = {
-      ancho: sizeParam(query, 'ancho'),
-      alto: sizeParam(query, 'alto'),
-      ajuste: oneOf(query, 'ajuste', AJUSTES) ?? 'cubrir',
-      formato: oneOf(query, 'formato', FORMATOS) ?? formatFor(request.headers.accept, opaque),
-    };
-    if (query.formato === undefined) reply.header('vary', 'Accept');
-    const tag = renditionTag(image, wanted);
-    reply.header('etag', tag).header('cache-control', 'public, max-age=86400');
-    const body = await renditions.get(id, tag, async () => render({ ...image, datos: await original() }, wanted, opaque));
-    return reply.type(MIME[wanted.formato]).send(body);
+    const accept = request.headers.accept;
+    // Everything the answer depends on besides the image: the query as sent, and what Accept chooses for either kind of original.
+    const asked = JSON.stringify([id, query.ancho, query.alto, query.ajuste, query.formato ?? [formatFor(accept, true), formatFor(accept, false)]]);
+    const kept = await pictures(asked, async () => {
+      // The original itself is read only to make a rendition not kept yet.
+      const image = await db
+        .selectFrom('imagenes')
+        .innerJoin('imagen_archivos', 'imagen_archivos.imagen_id', 'imagenes.id')
+        .select(['ancho', 'alto', 'foco_x', 'foco_y', 'digest'])
+        .where('imagenes.id', '=', id)
+        .executeTakeFirst();
+      if (!image) throw notFound(messages.notFoundById(imagenes.nouns, id));
+      const original = async () =>
+        Buffer.from((await db.selectFrom('imagen_archivos').select('datos').where('imagen_id', '=', id).executeTakeFirstOrThrow()).datos);
+      const opaque = await opacity.of(image.digest, async () => isOpaque(await original()));
+      const wanted: Wanted = {
+        ancho: sizeParam(query, 'ancho'),
+        alto: sizeParam(query, 'alto'),
+        ajuste: oneOf(query, 'ajuste', AJUSTES) ?? 'cubrir',
+        formato: oneOf(query, 'formato', FORMATOS) ?? formatFor(accept, opaque),
+      };
+      const tag = renditionTag(image, wanted);
+      const body = await renditions.get(id, `${image.digest} ${image.foco_x} ${image.foco_y}`, tag, async () => render({ ...image, datos: await original() }, wanted, opaque));
+      const headers = { 'content-type': MIME[wanted.formato], 'cache-control': 'public, max-age=86400', ...(query.formato === undefined && { vary: 'Accept' }) };
+      return { body, etag: tag, headers, record: id };
+    });
+    // Never undefined: a missing image is refused inside.
+    return reply.headers(kept?.headers ?? {}).send(kept?.body);
   });
 }
 

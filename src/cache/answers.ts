@@ -101,11 +101,11 @@ export function answerCache(versions: Versions, table: keyof Database, limits: C
   /**
    * The answer kept for `asked` (what the request asked: a list's URL, a lookup's value), or the
    * one `make` serializes (undefined: nothing to answer). An answer about one record says which
-   * (`record`, its key).
+   * (`record`, its key); one whose ETag is not its bytes' hash (a rendition's) gives it (`etag`).
    */
   return async function answer(
     asked: string,
-    make: (state: TableState) => Promise<{ body: string; headers?: Record<string, string>; record?: number } | undefined>,
+    make: (state: TableState) => Promise<{ body: string | Buffer; etag?: string; headers?: Record<string, string>; record?: number } | undefined>,
   ): Promise<CachedAnswer | undefined> {
     // Read before the rows: a write in between leaves an answer that the next version check drops.
     const state = await versions.of(table);
@@ -118,8 +118,9 @@ export function answerCache(versions: Versions, table: keyof Database, limits: C
     if (kept) return kept;
     const made = await make(state);
     if (made === undefined) return undefined;
-    const etag = etagOf(made.body);
-    const answer = { body: Buffer.from(made.body), etag, headers: { 'content-type': JSON_TYPE, ...made.headers, etag } };
+    const etag = made.etag ?? etagOf(made.body);
+    const body = typeof made.body === 'string' ? Buffer.from(made.body) : made.body;
+    const answer = { body, etag, headers: { 'content-type': JSON_TYPE, ...made.headers, etag } };
     // Kept only if no newer version was seen while the rows were read.
     if (current === version) keep(asked, answer, made.record);
     return answer;

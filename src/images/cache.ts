@@ -3,6 +3,8 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { lowerEncoderPriority } from './priority.js';
+import { Slots } from './slots.js';
 
 /** Renditions encoded since start: what asking again for a kept one does not add to. */
 export const encodings = { count: 0 };
@@ -10,17 +12,15 @@ export const encodings = { count: 0 };
 /**
  * Renditions made once and kept on disk, within `maxBytes` (the least recently used go first). A
  * rendition's key holds its image's id and its strong ETag, which changes with the image: when it
- * changes, the image's other renditions are dropped. Two requests for the same new rendition wait
+ * changes, the image's renditions made before are dropped as the first new one is made. Two requests for the same new rendition wait
  * for one encoding, and at most as many encode at once as there are cores.
  */
 export class RenditionCache {
-  /** Kept files by key, least recently used first (a Map keeps insertion order). */
-  private readonly kept = new Map<string, number>();
+  /** Kept files by key, least recently used first (a Map keeps insertion order): their size, and their image's state. */
+  private readonly kept = new Map<string, { size: number; state: string }>();
   private bytes = 0;
   private readonly making = new Map<string, Promise<Buffer>>();
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-  private readonly slots = availableParallelism();
+  private readonly slots = new Slots(availableParallelism());
 
   /** False when the folder cannot be written (a read-only or full disk): renditions are then made each time. */
   private usable = true;
@@ -35,39 +35,38 @@ export class RenditionCache {
     }
   }
 
-  /** The rendition `tag` of image `id`, kept or made now by `make`. */
-  async get(id: number, tag: string, make: () => Promise<Buffer>): Promise<Buffer> {
+  /**
+   * The rendition `tag` of image `id`, kept or made now by `make`. `state` is what of the image its
+   * renditions depend on (its file and focal point): those made from another state are dropped.
+   */
+  async get(id: number, state: string, tag: string, make: () => Promise<Buffer>): Promise<Buffer> {
     const key = `${id}-${tag.replace(/[^A-Za-z0-9_-]/g, '')}`;
-    if (this.kept.has(key)) {
-      const size = this.kept.get(key) ?? 0;
+    const known = this.kept.get(key);
+    if (known) {
       this.kept.delete(key);
-      this.kept.set(key, size);
+      this.kept.set(key, known);
       const body = await readFile(join(this.folder, key)).catch(() => undefined);
       if (body) return body;
       this.forget(key);
     }
     let made = this.making.get(key);
     if (!made) {
-      made = this.encode(id, key, make).finally(() => this.making.delete(key));
+      made = this.encode(id, state, key, make).finally(() => this.making.delete(key));
       this.making.set(key, made);
     }
     return made;
   }
 
-  private async encode(id: number, key: string, make: () => Promise<Buffer>): Promise<Buffer> {
-    // A slot freed goes straight to the longest waiting, so no newcomer slips past the limit.
-    if (this.running >= this.slots) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
-    let body: Buffer;
-    try {
-      body = await make();
-      encodings.count++;
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-    for (const other of [...this.kept.keys()]) if (other.startsWith(`${id}-`)) this.forget(other);
+  private async encode(id: number, state: string, key: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    const body = await this.slots.run(async () => {
+      try {
+        return await make();
+      } finally {
+        lowerEncoderPriority();
+      }
+    });
+    encodings.count++;
+    for (const [other, { state: was }] of [...this.kept]) if (other.startsWith(`${id}-`) && was !== state) this.forget(other);
     if (this.usable && body.length <= this.maxBytes) {
       const temporary = join(this.folder, `${key}.${process.pid}.tmp`);
       // A disk that takes no more only costs the keeping: the answer goes out all the same.
@@ -76,7 +75,7 @@ export class RenditionCache {
         rm(temporary, { force: true }).catch(() => undefined);
         return body;
       }
-      this.kept.set(key, body.length);
+      this.kept.set(key, { size: body.length, state });
       this.bytes += body.length;
       for (const [oldest] of this.kept) {
         if (this.bytes <= this.maxBytes) break;
@@ -92,7 +91,7 @@ export class RenditionCache {
   }
 
   private forget(key: string): void {
-    this.bytes -= this.kept.get(key) ?? 0;
+    this.bytes -= this.kept.get(key)?.size ?? 0;
     this.kept.delete(key);
     rm(join(this.folder, key), { force: true }).catch(() => undefined);
   }

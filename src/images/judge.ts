@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import sharp from './vips.js';
 import type { TipoImagen } from '../catalogue/fields.js';
 import { messages } from '../catalogue/messages.js';
 import { invalid, tooLarge, unsupported } from '../catalogue/refusal.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import sharp from './vips.js';
 import { cropStart } from '../catalogue/crop.js';
 
 /** The widths and heights a rendition may have (contract, "Images"). */

@@ -6,7 +6,7 @@ import { inTransaction } from '../db/transaction.js';
 import type { Original } from '../images/judge.js';
 import { recordChange, type ChangeContext } from './changeLog.js';
 import type { AnyResource } from './define.js';
-import { imagenes as declared } from './imagenes.js';
+import { imagenes as declared, withImages } from './imagenes.js';
 import { changesNothing, missingReferences, recordCreated, type Precondition } from './writes.js';
 
 /**
@@ -30,6 +30,7 @@ export async function createImage(db: Db, fields: Row, original: Original, conte
   return inTransaction(db, async (trx) => {
     const missing = await missingReferences(trx, imagenes, fields);
     if (missing.length > 0) throw invalid(missing.join(' '), 'clave');
+    await lockOwner(trx, fields);
     const siblings = await siblingsOf(trx, fields);
     const { datos, digest, ...read } = original;
     const input = { ...normalized(fields), foco_x: fields.foco_x ?? 50, foco_y: fields.foco_y ?? 50, ...read, orden: siblings.length + 1 };
@@ -85,11 +86,21 @@ export async function removeImage(db: Db, id: number, context: ChangeContext, pr
 export async function restoreImage(trx: Db, image: Row, context: ChangeContext): Promise<Row> {
   const missing = await missingReferences(trx, imagenes, image);
   if (missing.length > 0) throw invalid(missing.join(' '), 'clave');
+  await lockOwner(trx, image);
   const siblings = await siblingsOf(trx, image);
   const created = await imagenes.queries(trx).create({ ...image, orden: siblings.length + 1 });
   const placed = await placeAt(trx, created, image.orden as number, siblings, context);
   await recordCreated(trx, imagenes, placed, context);
   return placed;
+}
+
+/**
+ * Holds the record an image belongs to until the transaction ends (PostgreSQL; SQLite's writes
+ * take turns), so that two uploads for it at once do not both take the same last place.
+ */
+async function lockOwner(trx: Db, image: Row): Promise<void> {
+  const owner = withImages.find((r) => r.name === image.recurso);
+  if (owner) await lockRow(trx, owner.table, owner.key.name, image.clave as number);
 }
 
 /** The images of the record an image belongs to, in order, but for image `except`. */

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import http from 'node:http';
 import { text } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { encodings } from '../../src/images/cache.js';
+import { encodings, RenditionCache } from '../../src/images/cache.js';
+import { tempDir } from '../tempDir.js';
 import { upload as multipart } from './uploads.js';
 import { assertError, buildTestApp, createArtista, createEventoUrbano, createPelicula, send, type Json } from '../helpers.js';
 
@@ -191,6 +193,28 @@ describe('images', () => {
     assert.notEqual(d.headers.etag, a.headers.etag);
   });
 
+  it('when several sizes of an image are asked for in turn, then each is encoded once, and asking again costs none', async () => {
+    const movie = await createPelicula(app);
+    const image = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'x' }, jpeg);
+    const urls = [64, 128, 256].map((ancho) => `${String(image.url)}?ancho=${ancho}&formato=jpeg`);
+    const before = encodings.count;
+    const first = await Promise.all(urls.map((url) => app.inject({ method: 'GET', url })));
+    for (const url of urls) await app.inject({ method: 'GET', url, headers: { 'if-none-match': '"x"' } });
+    assert.equal(encodings.count - before, urls.length);
+    const again = await Promise.all(urls.map((url) => app.inject({ method: 'GET', url })));
+    assert.deepEqual(again.map((r) => r.headers.etag), first.map((r) => r.headers.etag));
+    assert.ok(again.every((r, n) => r.rawPayload.equals(first[n]?.rawPayload ?? Buffer.alloc(0))));
+  });
+
+  it('when more uploads arrive at once than there are cores, then each waits its turn and is stored', async () => {
+    const movie = await createPelicula(app);
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, n) => upload(app, { recurso: 'peliculas', clave: movie.id, alt: `foto ${n}` }, jpeg)));
+    assert.deepEqual(answers.map((r) => r.statusCode), [201, 201, 201, 201, 201]);
+    const listed = (await send(app, 'GET', `/peliculas?id=${movie.id}&_embed=imagenes`)).json<Json[]>()[0]?.imagenes as Json[];
+    assert.deepEqual(listed.map((i) => i.orden), [1, 2, 3, 4, 5]);
+    assert.deepEqual(new Set(listed.map((i) => i.alt)), new Set(['foto 0', 'foto 1', 'foto 2', 'foto 3', 'foto 4']));
+  });
+
   it('when an urban event has images, then its VEVENT names the first as IMAGE at the request\'s host, folded as any line', async () => {
     const event = await createEventoUrbano(app);
     const first = await uploaded(app, { recurso: 'eventosUrbanos', clave: event.id, alt: 'x' }, jpeg);
@@ -248,5 +272,19 @@ describe('images', () => {
     assert.ok(sent < payload.length, `answered after ${sent} of ${payload.length} bytes were sent`);
     request.destroy();
     assert.equal((await send(app, 'GET', '/imagenes')).json<Json[]>().length, before);
+  });
+});
+
+describe('the renditions kept on disk', () => {
+  it('when an image\'s renditions are made in turn, then each stays kept until one is made from a new state of the image', async () => {
+    const cache = new RenditionCache(join(tempDir('cartelera-renditions-'), 'kept'), 1024 * 1024);
+    const made: string[] = [];
+    const get = (state: string, tag: string) => cache.get(7, state, tag, async () => (made.push(tag), Buffer.from(`${state} ${tag}`)));
+    for (const tag of ['a', 'b', 'a', 'b']) await get('s1', tag);
+    assert.deepEqual(made, ['a', 'b']);
+    assert.equal((await get('s2', 'c')).toString(), 's2 c');
+    assert.equal((await get('s2', 'a')).toString(), 's2 a');
+    assert.deepEqual(made, ['a', 'b', 'c', 'a'], 'renditions of the image before it changed are made anew');
+    cache.clear();
   });
 });
