@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import Assembler from 'stream-json/assembler.js';
 import { parser } from 'stream-json/parser.js';
 import { exactNumber, firstInexactNumber } from '../../catalogue/numbers.js';
@@ -100,7 +100,7 @@ function exactly(token: parser.Token): parser.Token {
 export async function* readNdjson(file: string, bytesRead: (n: number) => void): AsyncGenerator<Incoming[]> {
   let line = 0;
   let batch: Incoming[] = [];
-  for await (const text of createInterface({ input: counted(file, bytesRead), crlfDelay: Infinity })) {
+  for await (const text of linesOf(file, bytesRead)) {
     line++;
     if (text.trim() !== '') batch.push(ndjsonEntry(text, { file, line }));
     if (full(batch)) {
@@ -109,6 +109,39 @@ export async function* readNdjson(file: string, bytesRead: (n: number) => void):
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/** Where a line ends, as readline has it: `\r\n`, `\n`, or a `\r` alone. */
+const LINE_END = /\r\n|\n|\r/g;
+
+/**
+ * The lines of `file`, read a piece at a time as they are asked for. readline reads ahead up to a
+ * thousand lines whatever its reader takes, and an NDJSON line may carry an image's original: a
+ * file of large images would be held whole.
+ */
+async function* linesOf(file: string, bytesRead: (n: number) => void): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let pieces: string[] = [];
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    bytesRead(chunk.length);
+    let text = decoder.write(chunk);
+    // A \r at the end of a piece may be the first half of a \r\n: it waits for the next piece.
+    const held = text.endsWith('\r') ? '\r' : '';
+    if (held) text = text.slice(0, -1);
+    if (pieces.length > 0 && pieces[pieces.length - 1] === '\r') text = pieces.pop() + text;
+    let from = 0;
+    for (const end of text.matchAll(LINE_END)) {
+      pieces.push(text.slice(from, end.index));
+      yield pieces.join('');
+      pieces = [];
+      from = end.index + end[0].length;
+    }
+    pieces.push(text.slice(from));
+    if (held) pieces.push(held);
+  }
+  const rest = pieces.join('') + decoder.end();
+  if (rest === '\r') yield '';
+  else if (rest !== '') yield rest.endsWith('\r') ? rest.slice(0, -1) : rest;
 }
 
 function ndjsonEntry(text: string, place: Place): Incoming {
