@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { allRows } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
+import { sqliteDurable } from '../db/sqlite.js';
 import { etagOf } from './etag.js';
 import type { Versions } from './versions.js';
 
@@ -72,15 +73,25 @@ export function fullList(db: Db, versions: Versions, table: keyof Database, key:
     cached = { version, body, etag: etagOf(body) };
     return cached;
 
-    /** What was read so far, then the remaining pages as they are read. */
+    /**
+     * What was read so far, then the remaining pages as they are read. The answer waited for what
+     * the first pages show to be on disk (api/durable.ts); a later page may show a commit made
+     * since, so each piece waits for that commit's sync too before it goes out.
+     */
     async function* rest() {
       yield* chunks.splice(0);
       for (let page = await pages.next(); !page.done; page = await pages.next()) {
         take(page.value);
-        if (pending.length >= CHUNK) yield flush();
+        if (pending.length >= CHUNK) yield await onDisk(flush());
       }
       pending += ']';
-      yield flush();
+      yield await onDisk(flush());
     }
+  }
+
+  /** The piece, once every commit it may show is on disk (a failed sync is its writes' to report, as for any read). */
+  async function onDisk(piece: Buffer): Promise<Buffer> {
+    await sqliteDurable(db)?.catch(() => {});
+    return piece;
   }
 }

@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { buildTestApp, createPelicula, peliculaBody, send } from '../helpers.js';
+import { fullList, LIST_CACHE_MAX_BYTES } from '../../src/cache/fullList.js';
+import { tableVersions } from '../../src/cache/versions.js';
+import { openDatabase } from '../../src/db/connect.js';
+import { buildTestApp, createCategoria, createPelicula, peliculaBody, send } from '../helpers.js';
 import { holdThreadPool, until } from '../threadPool.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-durability-'));
@@ -43,6 +46,55 @@ describe('durable commits on SQLite', () => {
     } finally {
       store.close();
       await app.close();
+    }
+  });
+
+  it('when a commit lands while a list too large to keep is streaming, then the pieces that may show it wait for its sync', async () => {
+    const file = join(dir, 'lista.sqlite');
+    const app = await buildTestApp({ DATABASE_URL: `sqlite:${file}` });
+    const { id: categoria } = await createCategoria(app);
+    await app.close();
+    // Enough 5 KB movies to pass the cache's limit, and as many again after it: the list streams.
+    const count = Math.ceil((LIST_CACHE_MAX_BYTES * 2) / 5000);
+    const other = new SQLite(file);
+    const insert = other.prepare('insert into peliculas (titulo, titulo_clave, sipnosis, duracion, categoria_id) values (?, ?, ?, 90, ?)');
+    other.transaction(() => {
+      for (let i = 0; i < count; i++) insert.run(`Larga ${i}`, `larga ${i}`, 'x'.repeat(4900), categoria);
+    })();
+    const last = other.prepare('select max(id) from peliculas').pluck().get() as number;
+
+    const db = openDatabase(`sqlite:${file}`);
+    try {
+      const list = await fullList(db, tableVersions(db, { peliculas: 'peliculas' }), 'peliculas', 'id', (row) => JSON.stringify(row))();
+      assert.ok('stream' in list, 'the list is too large to keep');
+      const pieces = list.stream[Symbol.asyncIterator]();
+      await pieces.next();
+
+      // Another process commits a change to the list's last row, read by a later page.
+      const pool = await holdThreadPool();
+      let text = '';
+      const rest = async () => {
+        for (let piece = await pieces.next(); !piece.done; piece = await pieces.next()) text += String(piece.value);
+      };
+      // Reading the rest needs no thread of the pool: unheld, it ends within a few turns of the event loop.
+      const turns = async (n: number) => {
+        for (let i = 0; i < n; i++) await new Promise(setImmediate);
+      };
+      let reading: Promise<void> | undefined;
+      let outcome: string;
+      try {
+        other.prepare('update peliculas set duracion = 91 where id = ?').run(last);
+        reading = rest();
+        outcome = await Promise.race([reading.then(() => 'ended'), turns(200).then(() => 'waiting')]);
+      } finally {
+        await pool.release();
+      }
+      await reading;
+      assert.equal(outcome, 'waiting', 'the rest waited for the sync');
+      assert.match(text, new RegExp(`"id":${last},[^}]*"duracion":91`));
+    } finally {
+      other.close();
+      await db.destroy();
     }
   });
 });
