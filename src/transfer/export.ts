@@ -1,6 +1,4 @@
 import { once } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { allRows } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
@@ -10,7 +8,7 @@ import { inSnapshot } from '../db/snapshot.js';
 import { FILES_PER_PAGE, originalsOf, withFile } from './imageFiles.js';
 import { writeStaffCsv } from './write/csv.js';
 import { withStaffSheets } from './write/sheets.js';
-import { writeWholeFile } from './wholeFile.js';
+import { writeWholeFiles } from './wholeFile.js';
 
 export type ExportFormat = 'json' | 'ndjson';
 
@@ -59,10 +57,9 @@ export async function exportCsv(db: Db, target: { out: Writable; resource: AnyRe
     await withStaffSheets(db, { resource: target.resource }, (sheet) => writeStaffCsv(sheet, target.out, advance).then(() => undefined));
     return written;
   }
-  mkdirSync(target.folder, { recursive: true });
-  await withStaffSheets(db, { resource: target.resource }, async (sheet) => {
-    await writeWholeFile(join(target.folder, `${sheet.resource.name}.csv`), (file) => writeStaffCsv(sheet, file, advance).then(() => undefined));
-  });
+  await writeWholeFiles(target.folder, (file) =>
+    withStaffSheets(db, { resource: target.resource }, (sheet) => file(`${sheet.resource.name}.csv`, (out) => writeStaffCsv(sheet, out, advance).then(() => undefined))),
+  );
   return written;
 }
 

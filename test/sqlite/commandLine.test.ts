@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
@@ -161,6 +161,8 @@ describe('cartelera on SQLite files', () => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', disk]);
     try {
       writeFileSync(join(disk, 'catalogo.json'), 'el anterior\n');
+      mkdirSync(join(disk, 'anteriores'));
+      writeFileSync(join(disk, 'anteriores', 'categorias.csv'), 'la anterior\n');
       // Nothing free: every export of the demo catalogue needs a page at least.
       const { bavail, bsize } = statfsSync(disk);
       writeFileSync(join(disk, 'relleno'), Buffer.alloc(bavail * bsize));
@@ -169,16 +171,27 @@ describe('cartelera on SQLite files', () => {
         [['--out', join(disk, 'catalogo.xlsx')], 'catalogo.xlsx'],
         [['--out', join(disk, 'catalogo.ods')], 'catalogo.ods'],
         [['--out', join(disk, 'peliculas.csv')], 'peliculas.csv'],
-        [['--format', 'csv', '--out', join(disk, 'hojas')], join('hojas', 'categorias.csv')],
       ];
+      const folders = ['hojas', 'anteriores'];
       for (const [args, name] of exports) {
         const run = await cartelera(['export', ...args], url);
         assert.equal(run.code, 1, `${args.join(' ')}: ${run.stderr}`);
         const said = run.stderr.trimEnd().split('\n').at(-1);
         assert.equal(said, `cartelera: ${join(disk, name)}: not written (no space left on device); nothing was left under that name`);
       }
+      // A CSV export's folder is left as it was: removed when the command made it, its files untouched when it was there.
+      for (const folder of folders) {
+        const run = await cartelera(['export', '--format', 'csv', '--out', join(disk, folder)], url);
+        assert.equal(run.code, 1, `${folder}: ${run.stderr}`);
+        assert.equal(run.stderr.trimEnd().split('\n').at(-1), `cartelera: ${join(disk, folder)}: not written (no space left on device); the folder was left as it was`);
+      }
+      // Room for one small file: the categories are written whole, the movies find no room, and the categories' old file stays.
+      truncateSync(join(disk, 'relleno'), bavail * bsize - 4096);
+      const halfway = await cartelera(['export', '--format', 'csv', '--out', join(disk, 'anteriores')], url);
+      assert.equal(halfway.code, 1, halfway.stderr);
       assert.equal(readFileSync(join(disk, 'catalogo.json'), 'utf8'), 'el anterior\n');
-      assert.deepEqual(readdirSync(disk, { recursive: true }).sort(), ['catalogo.json', 'hojas', 'relleno']);
+      assert.equal(readFileSync(join(disk, 'anteriores', 'categorias.csv'), 'utf8'), 'la anterior\n');
+      assert.deepEqual(readdirSync(disk, { recursive: true }).sort(), ['anteriores', join('anteriores', 'categorias.csv'), 'catalogo.json', 'relleno']);
       // With room again, the same command writes the file.
       execFileSync('rm', [join(disk, 'relleno')]);
       const again = await cartelera(['export', '--out', join(disk, 'catalogo.json')], url);
