@@ -94,17 +94,30 @@ describe('images in the admin', () => {
     );
     const [first, second] = stored as [Json, Json];
 
-    // The focal point: a click a quarter of the way across, then the keyboard moves it.
+    // Every write of an image, in the order the page sends them, as [id, body].
+    const writes: [unknown, Json][] = [];
+    page.on('request', (r) => {
+      const id = /^\/imagenes\/(\d+)$/.exec(new URL(r.url()).pathname)?.[1];
+      if (r.method() === 'PATCH' && id) writes.push([Number(id), r.postDataJSON() as Json]);
+    });
+
+    // The focal point: a click a quarter of the way across, then a burst of arrow presses. Each move
+    // shows at once; the point is written once it rests: one PATCH for the burst, the last point shown.
     const picture = page.getByRole('button', { name: /^Punto de interés/ }).first();
     // Its box has the picture's proportions (768 × 256) whether or not the file has arrived yet.
     const box = await picture.boundingBox();
     assert.ok(box);
     assert.ok(Math.abs(box.height - box.width / 3) <= 1, `the picture's box is ${box.width} × ${box.height}`);
     await written(page, 'PATCH', () => picture.click({ position: { x: box.width * 0.25, y: box.height * 0.75 } }));
-    await written(page, 'PATCH', () => picture.press('ArrowRight'));
-    assert.match(String(await picture.getAttribute('aria-label')), /^Punto de interés: 30 % del ancho, 75 % del alto/);
+    const preview = `getComputedStyle(document.querySelector('li[aria-label="Imagen 1 de 2"] img[data-recorte="1:1"]')).objectPosition`;
+    const clicked = String(await page.evaluate(preview));
+    await written(page, 'PATCH', async () => {
+      for (let press = 0; press < 4; press++) await picture.press('ArrowRight');
+      assert.match(String(await picture.getAttribute('aria-label')), /^Punto de interés: 45 % del ancho, 75 % del alto/);
+      assert.notEqual(await page.evaluate(preview), clicked, 'the 1:1 preview follows the point before it is written');
+    });
     stored = await images('peliculas', pelicula.id);
-    assert.deepEqual([stored[0]?.foco_x, stored[0]?.foco_y], [30, 75]);
+    assert.deepEqual([stored[0]?.foco_x, stored[0]?.foco_y], [45, 75]);
     // The 1:1 preview shows the crop the API cuts: its left edge is the same column of the original.
     const rendition = await fetch(`${service.base}/imagenes/${String(first.id)}/archivo?ancho=256&alto=256&ajuste=cubrir&formato=png`);
     const { data } = await sharp(Buffer.from(await rendition.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
@@ -121,16 +134,31 @@ describe('images in the admin', () => {
     );
     assert.ok(Math.abs(previewColumn - apiColumn) <= 4, `preview starts at column ${previewColumn}, the API's crop at ${apiColumn}`);
 
-    // Reordering: Bajar by the keyboard, then dragging the second back onto the first.
-    await written(page, 'PATCH', async () => {
-      await page.getByRole('button', { name: 'Bajar la imagen 1' }).focus();
-      await page.keyboard.press('Enter');
-    });
+    // Two more presses, then the keyboard leaves the picture for Bajar at once: the point is written
+    // as the focus leaves, before the move (its pause has not passed yet), and the list moves.
+    await picture.press('ArrowDown');
+    await picture.press('ArrowDown');
+    const moved = page.waitForResponse((r) => r.request().method() === 'PATCH' && 'orden' in (r.request().postDataJSON() as Json));
+    await page.getByRole('button', { name: 'Bajar la imagen 1' }).focus();
+    await page.keyboard.press('Enter');
+    assert.ok((await moved).ok());
     await page.getByRole('listitem', { name: 'Imagen 1 de 2' }).getByText('Una familia almuerza').first().waitFor({ state: 'attached' });
-    assert.deepEqual((await images('peliculas', pelicula.id)).map((i) => i.id), [second.id, first.id]);
-    await written(page, 'PATCH', () => page.getByRole('listitem', { name: 'Imagen 2 de 2' }).dragTo(page.getByRole('listitem', { name: 'Imagen 1 de 2' })));
+    stored = await images('peliculas', pelicula.id);
+    assert.deepEqual(stored.map((i) => [i.id, i.foco_x, i.foco_y]), [[second.id, 50, 50], [first.id, 45, 85]]);
+    assert.deepEqual(writes, [
+      [first.id, { foco_x: 25, foco_y: 75 }],
+      [first.id, { foco_x: 45, foco_y: 75 }],
+      [first.id, { foco_x: 45, foco_y: 85 }],
+      [first.id, { orden: 2 }],
+    ]);
+
+    // Dragging the second's handle with the mouse back onto the first.
+    await written(page, 'PATCH', () =>
+      page.getByRole('listitem', { name: 'Imagen 2 de 2' }).locator('[data-asa]').dragTo(page.getByRole('listitem', { name: 'Imagen 1 de 2' })),
+    );
     await page.getByRole('listitem', { name: 'Imagen 1 de 2' }).getByText('Dos niñas en una pileta').first().waitFor({ state: 'attached' });
     assert.deepEqual((await images('peliculas', pelicula.id)).map((i) => i.id), [first.id, second.id]);
+    assert.deepEqual(writes.slice(4), [[first.id, { orden: 1 }]]);
     await accessible(page, 'a movie with two images');
     await screenshot(page, 'admin-imagenes');
 
@@ -181,17 +209,59 @@ describe('images in the admin', () => {
         await page.keyboard.press('Enter');
       });
       await listed(page, 1);
-      await written(page, 'PATCH', () => page.getByRole('button', { name: /^Punto de interés/ }).press('ArrowUp'));
-      const [stored] = await images(recurso, clave);
-      assert.deepEqual([stored?.alt, stored?.foco_x, stored?.foco_y], ['Una murguista con galera y levita de lentejuelas', 50, 45]);
       assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= 360, `${path}: wider than 360 px`);
       await accessible(page, `${path} with an image, at 360 px`);
+      // The point moved, then the page left for the list at once: the move is written as the section goes.
+      await written(page, 'PATCH', async () => {
+        await page.getByRole('button', { name: /^Punto de interés/ }).press('ArrowUp');
+        await page.evaluate(`location.hash = '#/${recurso}'`);
+      });
+      const [stored] = await images(recurso, clave);
+      assert.deepEqual([stored?.alt, stored?.foco_x, stored?.foco_y], ['Una murguista con galera y levita de lentejuelas', 50, 45]);
     }
-    await page.goto(`${service.base}/admin/#/eventosUrbanos`);
-    const poster = page.getByRole('img', { name: 'Una murguista con galera y levita de lentejuelas' });
-    await poster.waitFor();
-    assert.match(String(await poster.getAttribute('src')), /\/archivo\?ancho=128$/);
+    // The list's poster, a 128-pixel rendition (the record's page, gone by now, showed a larger one).
+    await page.getByRole('img', { name: 'Una murguista con galera y levita de lentejuelas' }).and(page.locator('[src$="/archivo?ancho=128"]')).waitFor();
     await accessible(page, 'the events with their posters, at 360 px');
+    await closeAll();
+  });
+
+  it("when a finger on a phone (360 px, touch) drags the second image's handle onto the first, then the order changes and the new orden is stored", TIMEOUT, async () => {
+    const categoria = await service.api.create('/categorias', { nombre: 'Teatro' });
+    const obra = await service.api.create('/Obras', { titulo: 'Stéfano', descripcion: 'Un músico.', duracion: 80, categoria_id: categoria.id });
+    const uploaded: Json[] = [];
+    for (const [alt, picture] of [['Un hombre con un violín en una pensión', pictures[0]], ['Una mujer cose junto a una ventana', pictures[1]]] as const) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ recurso: 'Obras', clave: String(obra.id), alt })) form.append(name, value);
+      form.append('archivo', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'escena.png');
+      const answer = await fetch(`${service.base}/imagenes`, { method: 'POST', body: form });
+      assert.equal(answer.status, 201);
+      uploaded.push((await answer.json()) as Json);
+    }
+    const watched = await openPage(browser, { width: 360, height: 740, touch: true });
+    opened.push(watched);
+    const { page } = watched;
+    await page.goto(`${service.base}/admin/#/Obras/${String(obra.id)}`);
+    await listed(page, 2);
+    const handle = page.getByRole('listitem', { name: 'Imagen 2 de 2' }).locator('[data-asa]');
+    await handle.scrollIntoViewIfNeeded();
+    const from = await handle.boundingBox();
+    assert.ok(from);
+    // Real touches, as a phone's screen sends them: the browser makes them pointer events, and
+    // would take a finger's move for a scroll of the page wherever the handle allowed one.
+    const touch = await page.context().newCDPSession(page);
+    const at = (x: number, y: number) => ({ touchPoints: [{ x, y }] });
+    const [x, y] = [from.x + from.width / 2, from.y + from.height / 2];
+    await written(page, 'PATCH', async () => {
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', ...at(x, y) });
+      for (let step = 1; step <= 5; step++) await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', ...at(x, y - step * 40) });
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    });
+    await page.getByRole('listitem', { name: 'Imagen 1 de 2' }).getByText('Una mujer cose').first().waitFor({ state: 'attached' });
+    assert.deepEqual(
+      (await images('Obras', obra.id)).map((i) => [i.id, i.orden]),
+      [[uploaded[1]?.id, 1], [uploaded[0]?.id, 2]],
+    );
+    assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= 360, 'wider than 360 px');
     await closeAll();
   });
 });
