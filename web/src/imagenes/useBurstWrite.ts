@@ -2,9 +2,9 @@ import { useCallback, useEffect, useRef } from 'react';
 
 /**
  * One write for a burst of changes: `later(value)` keeps the latest value and writes it once
- * `pause` ms have passed without another; `now()` writes what waits at once (when the control loses
- * the focus), as unmounting does; `hold()` stops the clock while a gesture is under way, so that a
- * pointer held still in the middle of a drag writes nothing yet.
+ * `pause` ms have passed without another; `now()` writes what waits at once (when the control
+ * loses the focus), as unmounting and leaving the page do; `hold()` stops the clock while a
+ * gesture is under way, so that a pointer held still in the middle of a drag writes nothing yet.
  */
 export function useBurstWrite<T>(write: (value: T) => void, pause: number) {
   const waiting = useRef<{ value: T }>(undefined);
@@ -29,6 +29,13 @@ export function useBurstWrite<T>(write: (value: T) => void, pause: number) {
     [now, pause],
   );
   const hold = useCallback(() => clearTimeout(timer.current), []);
-  useEffect(() => now, [now]);
+  // What waits is written as the component goes, and as the page does (closed, reloaded, left).
+  useEffect(() => {
+    window.addEventListener('pagehide', now);
+    return () => {
+      window.removeEventListener('pagehide', now);
+      now();
+    };
+  }, [now]);
   return { later, now, hold };
 }
