@@ -35,8 +35,9 @@ export const editorSource = (image: RaRecord) => `${String(image.url)}?ancho=480
  * One image of a record: its picture, where a click or a drag of the pointer (or the arrow keys, 5 %
  * a press, 1 % with Shift) puts the focal point; the 16:9, 1:1 and 2:3 crops as the renditions will
  * cut them, following the point as it moves; its texts; and its place (Subir, Bajar, or dragging
- * its handle onto another). The point is written once it rests, or when the picture loses the focus
- * or leaves the page: a burst of moves is one change in the log, one step to undo.
+ * its handle onto another). The point is written once it rests, or at once when the picture loses
+ * the focus, the section goes or the page is closed: a burst of moves is one change in the log, one
+ * step to undo.
  */
 export const ImagenCard = ({ image, total, actions, handle, dragging }: Props) => {
   const translate = useTranslate();
