@@ -240,7 +240,7 @@ describe('images in the admin', () => {
     await closeAll();
   });
 
-  it("when a finger on a phone (360 px, touch) swipes from a picture, then drags the second image's handle onto the first, in view or scrolled to, then the page scrolls with the focal point left as it was, and each new orden is stored", TIMEOUT, async () => {
+  it("when a finger on a phone (360 px, touch) swipes from a picture, then drags the second image's handle onto the first, in view or scrolled to, then the page scrolls with the focal point left as it was, each new orden is stored, and the works list shows the new poster", TIMEOUT, async () => {
     const categoria = await service.api.create('/categorias', { nombre: 'Teatro' });
     const obra = await service.api.create('/Obras', { titulo: 'Stéfano', descripcion: 'Un músico.', duracion: 80, categoria_id: categoria.id });
     const uploaded: Json[] = [];
@@ -322,6 +322,10 @@ describe('images in the admin', () => {
     assert.deepEqual(writes, [{ orden: 1 }, { orden: 1 }], 'the two moves, and nothing written by the swipe');
     assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= 360, 'wider than 360 px');
     await screenshot(page, 'admin-imagenes-360');
+    // The works list shows the poster, the image now first, from a 128-pixel rendition.
+    await page.goto(`${service.base}/admin/#/Obras`);
+    await page.getByRole('img', { name: 'Un hombre con un violín en una pensión' }).and(page.locator('[src$="/archivo?ancho=128"]')).waitFor();
+    await accessible(page, 'the works with their posters, at 360 px');
     await closeAll();
   });
 });
