@@ -44,7 +44,6 @@ export const ImagenesSection = () => {
     save: (image, changes) => one(() => dataProvider.patchImage(image.id, changes)),
     remove: (image) => one(() => dataProvider.delete('imagenes', { id: image.id, previousData: image }), 'cartelera.imagenes.deleted'),
   };
-
   const drag = useDragOrder((moved, onto) => {
     const [image, target] = [moved, onto].map((id) => images.find((i) => String(i.id) === id));
     if (image && target) void actions.save(image, { orden: target.orden });
@@ -71,7 +70,7 @@ export const ImagenesSection = () => {
               total={images.length}
               actions={actions}
               handle={drag.handle(String(image.id))}
-              dragging={drag.moving === String(image.id) ? 'moving' : drag.over === String(image.id) && drag.moving !== undefined ? 'over' : undefined}
+              dragging={drag.moving === String(image.id) ? 'moving' : drag.over === String(image.id) ? 'over' : undefined}
             />
           ))}
         </Stack>
