@@ -113,6 +113,8 @@ export interface PageOptions {
    * the service out of reach. Any other answer of 400 or more is a problem.
    */
   refusals?: number[];
+  /** A phone's screen: touch events, and the page laid out as a mobile browser does. */
+  touch?: boolean;
 }
 
 // The browser logs every refused request: each is judged by its status instead (see `refusals`).
@@ -125,6 +127,8 @@ export async function openPage(browser: Browser, options: PageOptions = {}): Pro
     viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     locale: options.locale ?? 'es-AR',
     timezoneId: options.timezoneId,
+    hasTouch: options.touch,
+    isMobile: options.touch,
   });
   const page = await context.newPage();
   const problems: string[] = [];

@@ -20,6 +20,8 @@ interface Options {
   contentType?: string;
   /** Called as a form's bytes go out, from 0 to 1 (fetch cannot tell: such a request goes by XMLHttpRequest). */
   onProgress?: (sent: number) => void;
+  /** The request goes on if the page is closed meanwhile (small bodies only: the browser allows 64 KiB). */
+  keepalive?: boolean;
 }
 
 const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
@@ -44,7 +46,7 @@ export async function request(method: string, path: string, options: Options = {
   }
 }
 
-async function send(method: string, path: string, { body, ifMatch, contentType, onProgress }: Options): Promise<Answer> {
+async function send(method: string, path: string, { body, ifMatch, contentType, onProgress, keepalive }: Options): Promise<Answer> {
   const headers = new Headers({ Accept: 'application/json' });
   // A form (an upload) sets its own multipart type and boundary.
   const form = body instanceof FormData;
@@ -57,7 +59,7 @@ async function send(method: string, path: string, { body, ifMatch, contentType, 
     response =
       form && onProgress
         ? await sendForm(method, path, headers, body, onProgress)
-        : await fetch(path, { method, headers, body: body === undefined ? undefined : form ? body : JSON.stringify(body) }).then(async (r) => ({
+        : await fetch(path, { method, headers, keepalive, body: body === undefined ? undefined : form ? body : JSON.stringify(body) }).then(async (r) => ({
             status: r.status,
             headers: r.headers,
             text: await r.text(),

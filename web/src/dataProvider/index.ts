@@ -155,7 +155,10 @@ export interface Hora {
 export interface ImageMethods {
   /** Uploads one picture (`POST /imagenes`, multipart) with its fields; `onProgress` hears the bytes go out (0 to 1). */
   uploadImage(fields: { recurso: string; clave: Identifier; alt: string; credito?: string }, file: File, onProgress: (sent: number) => void): Promise<RaRecord>;
-  /** Changes the fields named (`PATCH /imagenes/{id}`): a move, a focal point, a text. Images move each other, so no If-Match. */
+  /**
+   * Changes the fields named (`PATCH /imagenes/{id}`): a move, a focal point, a text. Images move
+   * each other, so no If-Match; a focal point written as the page closes still arrives.
+   */
   patchImage(id: Identifier, changes: Json): Promise<RaRecord>;
 }
 
@@ -250,7 +253,7 @@ export const dataProvider: CarteleraDataProvider = {
   },
 
   async patchImage(id, changes) {
-    const answer = await request('PATCH', one('imagenes', id), { body: changes, contentType: 'application/merge-patch+json' });
+    const answer = await request('PATCH', one('imagenes', id), { body: changes, contentType: 'application/merge-patch+json', keepalive: true });
     return fromApi('imagenes', answer.json as Json);
   },
 

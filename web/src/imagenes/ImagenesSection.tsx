@@ -1,21 +1,19 @@
 import { Box, Divider, Stack, Typography } from '@mui/material';
-import { useRef, useState } from 'react';
-import { useDataProvider, useGetList, useNotify, useRecordContext, useResourceContext, useTranslate, type RaRecord } from 'react-admin';
+import { useRef } from 'react';
+import { useDataProvider, useGetList, useNotify, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
 import type { CarteleraDataProvider } from '../dataProvider';
 import { ImagenCard, type ImageActions } from './ImagenCard';
 import { UploadZone } from './UploadZone';
+import { useDragOrder } from './useDragOrder';
 
 /** The most images a record's page lists. */
 const SHOWN = 100;
 
-/** The type a dragged card carries, so that a file dropped on a card is not taken for a move. */
-const DRAGGED = 'application/x-cartelera-imagen';
-
 /**
  * The section "Imágenes" of a record's page (a movie, work, urban event, artist or venue): its
- * images in order, the first its poster, and where more are added. Every change is sent at once,
- * one after the other (a focal point moved by the keyboard is a change a press), and the list is
- * read again after each, since a move or a deletion moves the others along.
+ * images in order, the first its poster, and where more are added. Changes are sent one after the
+ * other (a focal point once it rests), and the list is read again after each, since a move or a
+ * deletion moves the others along.
  */
 export const ImagenesSection = () => {
   const translate = useTranslate();
@@ -24,15 +22,12 @@ export const ImagenesSection = () => {
   const recurso = useResourceContext() ?? '';
   const dataProvider = useDataProvider<CarteleraDataProvider>();
   const queue = useRef(Promise.resolve());
-  const [dragged, setDragged] = useState<RaRecord>();
   const clave = record?.id;
   const { data: images = [], refetch } = useGetList(
     'imagenes',
     { filter: { recurso, clave }, sort: { field: 'orden', order: 'ASC' }, pagination: { page: 1, perPage: SHOWN } },
     { enabled: clave !== undefined },
   );
-  if (clave === undefined) return null;
-
   const one = (work: () => Promise<unknown>, done?: string) => {
     queue.current = queue.current.then(async () => {
       try {
@@ -49,6 +44,12 @@ export const ImagenesSection = () => {
     save: (image, changes) => one(() => dataProvider.patchImage(image.id, changes)),
     remove: (image) => one(() => dataProvider.delete('imagenes', { id: image.id, previousData: image }), 'cartelera.imagenes.deleted'),
   };
+  const drag = useDragOrder((moved, onto) => {
+    const [image, target] = [moved, onto].map((id) => images.find((i) => String(i.id) === id));
+    if (image && target) void actions.save(image, { orden: target.orden });
+  });
+
+  if (clave === undefined) return null;
 
   return (
     // On a phone the form's toolbar is fixed over the screen's foot: room below, so that nothing stays under it.
@@ -68,22 +69,8 @@ export const ImagenesSection = () => {
               image={image}
               total={images.length}
               actions={actions}
-              drag={{
-                draggable: true,
-                onDragStart: (event) => {
-                  event.dataTransfer.setData(DRAGGED, String(image.id));
-                  setDragged(image);
-                },
-                onDragOver: (event) => {
-                  if (event.dataTransfer.types.includes(DRAGGED)) event.preventDefault();
-                },
-                onDrop: (event) => {
-                  if (!dragged || !event.dataTransfer.types.includes(DRAGGED)) return;
-                  event.preventDefault();
-                  if (dragged.id !== image.id) void actions.save(dragged, { orden: image.orden });
-                  setDragged(undefined);
-                },
-              }}
+              handle={drag.handle(String(image.id))}
+              dragging={drag.moving === String(image.id) ? 'moving' : drag.over === String(image.id) ? 'over' : undefined}
             />
           ))}
         </Stack>

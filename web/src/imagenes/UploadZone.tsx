@@ -21,7 +21,7 @@ let counter = 0;
 /**
  * Where pictures are added to a record: chosen (several at once) or dropped on the zone, each
  * with its alt text (required) and credit, then uploaded one after the other, in the order chosen,
- * each with its own progress bar. A refused file stays, with the service's sentence under it.
+ * each with its own progress bar (at 0 while it waits its turn). A refused file stays, with the service's sentence under it.
  */
 export const UploadZone = ({ recurso, clave, onUploaded }: { recurso: string; clave: Identifier; onUploaded: () => void }) => {
   const translate = useTranslate();
@@ -46,9 +46,10 @@ export const UploadZone = ({ recurso, clave, onUploaded }: { recurso: string; cl
       return;
     }
     setBusy(true);
+    // Every file shows its bar from the start: those still waiting their turn at 0.
+    for (const p of pending) change(p.key, { progress: 0, error: undefined });
     for (const p of pending) {
       try {
-        change(p.key, { progress: 0 });
         await dataProvider.uploadImage({ recurso, clave, alt: p.alt, credito: p.credito }, p.file, (progress) => change(p.key, { progress }));
         setPending((now) => now.filter((q) => q.key !== p.key));
         onUploaded();
@@ -103,6 +104,7 @@ export const UploadZone = ({ recurso, clave, onUploaded }: { recurso: string; cl
                 fullWidth
                 margin="dense"
                 inputProps={{ maxLength: 255, name: `credito-${index + 1}` }}
+                helperText={translate('cartelera.imagenes.creditoHelp')}
               />
               {p.progress !== undefined && (
                 <LinearProgress

@@ -7,11 +7,12 @@ export const CROPS = [
   { ratio: 2 / 3, name: '2:3' },
 ] as const;
 
-interface Picture {
+/** A focal point, in percent of the width and of the height. */
+export type Focus = { foco_x: number; foco_y: number };
+
+interface Picture extends Focus {
   ancho: number;
   alto: number;
-  foco_x: number;
-  foco_y: number;
 }
 
 /** A nominal box: the crop's place is a fraction of the slack, whatever size the preview has. */
@@ -36,7 +37,7 @@ export function objectPosition(picture: Picture, ratio: number): string {
 }
 
 /** The focal point moved by an arrow key, `step` percent, kept within 0 to 100; undefined for any other key. */
-export function movedFocus(key: string, focus: { foco_x: number; foco_y: number }, step: number) {
+export function movedFocus(key: string, focus: Focus, step: number): Focus | undefined {
   const within = (n: number) => Math.min(100, Math.max(0, n));
   const moves: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
   const move = moves[key];
