@@ -8,11 +8,28 @@ import { after, before, describe, it } from 'node:test';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import readXlsxFile from 'read-excel-file/node';
+import sharp from 'sharp';
 import { etagOf } from '../../../web/src/dataProvider/etag.js';
 import { root } from '../../service.js';
 import { accessibilityViolations, launchChromium, openPage, screenshot, startService, type PageOptions, type Watched } from './browser.js';
 
 type Started = Awaited<ReturnType<typeof startService>>;
+
+/** A movie poster, 2:3, drawn for the screens (a JPEG, as staff upload them). */
+const poster = () =>
+  sharp(
+    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="600" height="900">
+      <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#1b1f3a"/><stop offset="1" stop-color="#b3261e"/></linearGradient></defs>
+      <rect width="600" height="900" fill="url(#g)"/>
+      <circle cx="300" cy="360" r="170" fill="#f4b400"/>
+      <path d="M0 620 L140 470 L240 560 L360 420 L600 640 L600 900 L0 900 Z" fill="#120d0d"/>
+      <path d="M282 560 h36 l10 -120 h-56 Z" fill="#120d0d"/>
+      <text x="300" y="740" font-family="sans-serif" font-weight="bold" font-size="64" fill="#fff" text-anchor="middle">RELATOS</text>
+      <text x="300" y="810" font-family="sans-serif" font-weight="bold" font-size="64" fill="#fff" text-anchor="middle">SALVAJES</text>
+    </svg>`),
+  )
+    .jpeg({ quality: 85 })
+    .toBuffer();
 const TIMEOUT = { timeout: 120_000 };
 
 let browser: Browser;
@@ -178,9 +195,15 @@ describe('the admin at /admin/', () => {
     const participaciones = await service.api.list('/participaciones?artistas_dni=27111222');
     assert.deepEqual(participaciones.map(({ id: _, ...p }) => p), [{ artistas_dni: 27111222, tipo_evento: 'pelicula', evento_id: pelicula?.id }]);
 
-    // The movie's page shows who took part; the artist's page what they took part in.
+    // The movie's page shows its poster (with its alt text and credit) and who took part; the artist's page what they took part in.
+    const alt = 'Un hombre de traje ante un sol enorme sobre un cerro';
+    await service.api.upload({ recurso: 'peliculas', clave: String(pelicula?.id), alt, credito: 'Afiche de prueba' }, await poster(), 'image/jpeg');
     await page.goto(`${base}/peliculas/${pelicula?.id}/show`);
     await page.getByText('Érica Rivas').waitFor();
+    const shown = page.getByRole('img', { name: alt });
+    await page.evaluate(`document.querySelector('img[alt="${alt}"]').decode()`);
+    assert.match(String(await shown.getAttribute('src')), /^\/imagenes\/\d+\/archivo\?ancho=480$/);
+    await page.getByText('Afiche de prueba').waitFor();
     await screenshot(page, 'pelicula-ver');
     await page.goto(`${base}/artistas/27111222/show`);
     await page.getByText('Relatos salvajes').waitFor();

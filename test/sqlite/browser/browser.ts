@@ -91,6 +91,16 @@ function api(base: string, key?: string) {
     },
     /** The records a list query answers. */
     list: async (pathAndQuery: string) => (await call('GET', pathAndQuery)).body as Json[],
+    /** Uploads a picture to `/imagenes` with its fields and answers the image; fails on anything but 201. */
+    async upload(fields: Record<string, string>, file: Buffer, type: string): Promise<Json> {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      form.append('archivo', new Blob([new Uint8Array(file)], { type }), `imagen.${type.split('/')[1]}`);
+      const response = await fetch(`${base}/imagenes`, { method: 'POST', headers: key ? { authorization: `Bearer ${key}` } : {}, body: form });
+      const body = (await response.json()) as Json;
+      if (response.status !== 201) throw new Error(`POST /imagenes: ${response.status} ${JSON.stringify(body)}`);
+      return body;
+    },
   };
 }
 

@@ -245,12 +245,7 @@ describe('images in the admin', () => {
     const obra = await service.api.create('/Obras', { titulo: 'Stéfano', descripcion: 'Un músico.', duracion: 80, categoria_id: categoria.id });
     const uploaded: Json[] = [];
     for (const [alt, picture] of [['Un hombre con un violín en una pensión', pictures[0]], ['Una mujer cose junto a una ventana', pictures[1]]] as const) {
-      const form = new FormData();
-      for (const [name, value] of Object.entries({ recurso: 'Obras', clave: String(obra.id), alt })) form.append(name, value);
-      form.append('archivo', new Blob([new Uint8Array(picture)], { type: 'image/png' }), 'escena.png');
-      const answer = await fetch(`${service.base}/imagenes`, { method: 'POST', body: form });
-      assert.equal(answer.status, 201);
-      uploaded.push((await answer.json()) as Json);
+      uploaded.push(await service.api.upload({ recurso: 'Obras', clave: String(obra.id), alt }, picture, 'image/png'));
     }
     const watched = await openPage(browser, { width: 360, height: 740, touch: true });
     opened.push(watched);

@@ -153,6 +153,7 @@ export const spanishMessages: TranslationMessages = {
     imagenes: {
       title: imageLabels.name[1],
       none: 'Todavía no tiene imágenes. Agregue una o varias a la vez: la primera será su cartel.',
+      noneShown: 'Sin imágenes. Se agregan al editar.',
       help: 'La primera es el cartel. Para ordenarlas, arrastre una imagen por «Mover» hasta el lugar de otra, o use «Subir» y «Bajar».',
       drop: 'Arrastre aquí las imágenes (JPEG, PNG, WebP o AVIF), o elíjalas:',
       choose: 'Elegir imágenes',
