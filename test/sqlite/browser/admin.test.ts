@@ -204,6 +204,7 @@ describe('the admin at /admin/', () => {
     await page.evaluate(`document.querySelector('img[alt="${alt}"]').decode()`);
     assert.match(String(await shown.getAttribute('src')), /^\/imagenes\/\d+\/archivo\?ancho=480$/);
     await page.getByText('Afiche de prueba').waitFor();
+    await accessible(page, "a movie's page with its poster");
     await screenshot(page, 'pelicula-ver');
     await page.goto(`${base}/artistas/27111222/show`);
     await page.getByText('Relatos salvajes').waitFor();
