@@ -164,7 +164,9 @@ export async function openPage(browser: Browser, options: PageOptions = {}): Pro
 /** Saves what the page shows now, as artifacts/screenshots/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  // Transitions (a notification sliding in) jump to their end: the screen as it settles.
+  // Transitions (a notification sliding in) jump to their end: the screen as it settles. The whole
+  // page is taken from its top: scrolled, the app bar (fixed) would be drawn where the view was.
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
