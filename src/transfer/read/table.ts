@@ -119,11 +119,16 @@ function missingColumns(resource: AnyResource, given: string[]): string[] {
 /** A header compared as people write it: no case, accents, spaces, or what follows a parenthesis. */
 const comparableHeader = (text: string) => comparable(text.replace(/\(.*$/, '')).replace(/[\s_.:]/g, '');
 
-/** The names a record of `resource` may hold: its key, its fields, and its references' lookup aliases. */
-export function namesOf(resource: AnyResource): string[] {
-  const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup ? [r.byLookup] : []));
-  return [resource.key.name, ...resource.fieldNames, ...aliases];
+/** The names a record of `resource` may hold: its key, its fields, and its references' lookup aliases (worked out once per resource: an import asks per record). */
+export function namesOf(resource: AnyResource): readonly string[] {
+  let names = namesByResource.get(resource);
+  if (names === undefined) {
+    const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup ? [r.byLookup] : []));
+    namesByResource.set(resource, (names = [resource.key.name, ...resource.fieldNames, ...aliases]));
+  }
+  return names;
 }
+const namesByResource = new WeakMap<AnyResource, readonly string[]>();
 
 /** Each field's label, and each lookup alias's (the label of the reference it stands for). */
 export function labelsOf(resource: AnyResource): Record<string, string> {
