@@ -37,7 +37,7 @@ export class ChangeBatch {
 
   constructor(
     private readonly db: Db,
-    private readonly size = 500,
+    private readonly size = 200,
   ) {}
 
   async add(change: ChangeValues): Promise<void> {

@@ -125,8 +125,8 @@ interface Held {
   unique: string;
 }
 
-/** Records held at most before they are stored. */
-const HOLD = 500;
+/** Records held at most before they are stored: as few as a reader's batch (BATCH), for the same reason. */
+const HOLD = 200;
 
 class Importer {
   private readonly known = new Map<AnyResource, Known>();
