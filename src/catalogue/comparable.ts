@@ -1,3 +1,7 @@
+/** Text of ASCII characters alone (control characters included): no diacritics, and lower case is its fold. */
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * The comparable form of a text: trimmed, without diacritics, case-folded. "La Canción " and
  * "la cancion" share the comparable form "la cancion". Titles and names are unique by it, and
@@ -5,6 +9,8 @@
  * table keeps each text field's comparable form in its column `<field>_clave`: db/schema.ts.)
  */
 export function comparable(value: string): string {
+  // ASCII has no diacritics and folds as it lowers: an import folds a long synopsis per record.
+  if (ASCII.test(value)) return value.trim().toLowerCase();
   return value
     .trim()
     .normalize('NFD')

@@ -37,7 +37,7 @@ export class ChangeBatch {
 
   constructor(
     private readonly db: Db,
-    private readonly size = 500,
+    private readonly size = 200,
   ) {}
 
   async add(change: ChangeValues): Promise<void> {
@@ -109,7 +109,7 @@ export function changeOf(resource: AnyResource, antes: Representation, despues: 
     campos: campos ? JSON.stringify(campos) : allFieldsOf(resource),
     quien: context.quien,
     quien_clave: comparableQuien(context.quien),
-    cuando: new Date().toISOString().replace('Z', '+00:00'),
+    cuando: now(),
     causa: context.causa ?? null,
     deshace: context.deshace ?? null,
   };
@@ -121,6 +121,14 @@ export function changeOf(resource: AnyResource, antes: Representation, despues: 
  */
 export async function correctDespues(db: Db, id: number, despues: string): Promise<void> {
   await db.updateTable('cambios').set({ despues }).where('id', '=', id).execute();
+}
+
+/** The instant of a write as `cuando` holds it, made once per millisecond (an import logs thousands in one). */
+let lastNow = { at: Number.NaN, text: '' };
+function now(): string {
+  const at = Date.now();
+  if (at !== lastNow.at) lastNow = { at, text: new Date(at).toISOString().replace('Z', '+00:00') };
+  return lastNow.text;
 }
 
 /** A creation's or a deletion's `campos`: every field, as JSON, worked out once per resource. */

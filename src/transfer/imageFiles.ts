@@ -1,7 +1,7 @@
 import { messages } from '../catalogue/messages.js';
 import { Refusal, type Problem } from '../catalogue/refusal.js';
 import type { Db } from '../db/schema.js';
-import { judgeImage, type Original } from '../images/judge.js';
+import type { Original } from '../images/judge.js';
 import type { AnyResource } from '../resources/define.js';
 
 /**
@@ -62,6 +62,8 @@ export async function judgedFile(
   if ((given.length / 4) * 3 - (given.endsWith('==') ? 2 : given.endsWith('=') ? 1 : 0) > limits.maxBytes) return refused(messages.image.tooManyBytes(limits.maxBytes));
   let original: Original;
   try {
+    // libvips is loaded when a file first comes: about 24 MB of memory an import of records alone does without.
+    const { judgeImage } = await import('../images/judge.js');
     original = await judgeImage(Buffer.from(given, 'base64'), limits.maxPixels);
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;

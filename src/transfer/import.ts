@@ -125,8 +125,8 @@ interface Held {
   unique: string;
 }
 
-/** Records held at most before they are stored. */
-const HOLD = 500;
+/** Records held at most before they are stored: as few as a reader's batch (BATCH), for the same reason. */
+const HOLD = 200;
 
 class Importer {
   private readonly known = new Map<AnyResource, Known>();
@@ -165,16 +165,20 @@ class Importer {
     const { record: raw, original, problems } = await judgedFile(resource, read.record, this.options.files);
     // The API ignores fields it does not know; an import says so instead of dropping them.
     const names = namesOf(resource);
-    for (const field of Object.keys(raw).filter((name) => !names.includes(name))) problems.push({ field, sentence: messages.unknownField(field, names) });
+    for (const field in raw) if (!names.includes(field)) problems.push({ field, sentence: messages.unknownField(field, [...names]) });
     const { record, unresolved } = await this.resolveLookups(resource, raw, problems);
     // A reference named by a lookup value that names nothing is reported once, by the name given.
     const invalid: Problem[] = [];
     const value = this.validated(resource, record, invalid, unresolved);
     // The cells the reader could not read, and the columns it reported missing, are reported once, by the reader.
-    const told = new Set([...(read.absent ?? []), ...(read.problems ?? []).map((p) => p.field)]);
-    problems.push(...(read.problems ?? []), ...invalid.filter((p) => !told.has(p.field)));
+    if (read.problems) problems.push(...read.problems);
+    if (invalid.length > 0) {
+      const told = new Set([...(read.absent ?? []), ...(read.problems ?? []).map((p) => p.field)]);
+      problems.push(...invalid.filter((p) => !told.has(p.field)));
+    }
     if (value && problems.length === 0) await this.resolveIds(resource, value, problems);
     if (value && problems.length === 0) await this.store(resource, value, problems, place, original);
+    if (problems.length === 0) return;
     // A cell's problem names its column as the sheet does, and quotes the cell as the file wrote it; a row's come in its columns' order.
     const order = Object.keys(read.columns ?? {});
     const column = (problem: Problem) => (problem.field === undefined ? -1 : order.indexOf(problem.field));
@@ -182,7 +186,7 @@ class Importer {
   }
 
   /** The record as the API's own rules make it (trimmed, integers from digits…), or its problems. */
-  private validated(resource: AnyResource, record: Record<string, unknown>, problems: Problem[], unresolved: Set<string>) {
+  private validated(resource: AnyResource, record: Record<string, unknown>, problems: Problem[], unresolved: ReadonlySet<string>) {
     try {
       return validated<Record<string, unknown>>(resource.schemas.restore, record, this.options.timeZone);
     } catch (error) {
@@ -207,9 +211,9 @@ class Importer {
    * (`Película` for `pelicula`).
    */
   private async resolveLookups(resource: AnyResource, raw: Record<string, unknown>, problems: Problem[]) {
+    if (!needsLookups(resource, raw)) return { record: raw, unresolved: NONE };
     const unresolved = new Set<string>();
     const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup !== undefined && r.byLookup in raw ? [r.byLookup] : []));
-    if (aliases.length === 0 && !Object.keys(raw).some((name) => Object.hasOwn(valueLabels, name))) return { record: raw, unresolved };
     const record = Object.fromEntries(
       Object.entries(raw).filter(([name]) => !aliases.includes(name)).map(([name, value]) => [name, typeof value === 'string' ? codedValue(name, value) : value]),
     );
@@ -351,14 +355,10 @@ class Importer {
       }
       return;
     }
-    // Matched by key where the file gave one, else by the unique value (normalized: the dearer match).
-    const keyName = resource.key.name;
-    const byKey = new Map(stored.map((row) => [row[keyName], row]));
-    const byUnique = records.every(({ value }) => value[keyName] !== undefined) ? undefined : new Map(stored.map((row) => [uniqueKeyOf(resource, row), row]));
-    for (const { value, unique } of records) {
-      const row = value[keyName] === undefined ? byUnique?.get(unique) : byKey.get(value[keyName]);
-      if (!row) throw new Error(`the store answered no row for ${resource.name} ${unique}`);
-      this.know(known, unique, await recordCreated(this.db, resource, row, this.context), value);
+    const rows = inOrderOf(resource, records, stored);
+    for (let i = 0; i < records.length; i++) {
+      const { value, unique } = records[i] as Held;
+      this.know(known, unique, await recordCreated(this.db, resource, rows[i] as Record<string, unknown>, this.context), value);
     }
   }
 
@@ -386,6 +386,41 @@ class Importer {
     }
     return known;
   }
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** Whether a record names a reference by its lookup value, or holds a field whose values are coded (their labels are taken too). */
+function needsLookups(resource: AnyResource, raw: Record<string, unknown>): boolean {
+  for (const field in raw) if (Object.hasOwn(valueLabels, field)) return true;
+  for (const field in resource.references ?? {}) {
+    const alias = resource.references?.[field]?.byLookup;
+    if (alias !== undefined && alias in raw) return true;
+  }
+  return false;
+}
+
+/**
+ * The rows the store answered for `records`, one for each, in their order. Neither store promises
+ * the order of an insert's returned rows, but both hand out keys in the order of its values: a
+ * row is matched by its key where the file gave one, else by the order of keys, checked by its
+ * unique value as given; should that not hold, by the unique value's comparable form (the dearer match).
+ */
+function inOrderOf(resource: AnyResource, records: Held[], stored: Record<string, unknown>[]): Record<string, unknown>[] {
+  const keyName = resource.key.name;
+  const given = new Set(records.flatMap(({ value }) => (value[keyName] === undefined ? [] : [Number(value[keyName])])));
+  const byGivenKey = new Map(stored.flatMap((row) => (given.has(Number(row[keyName])) ? [[Number(row[keyName]), row] as const] : [])));
+  const handedOut = stored.filter((row) => !given.has(Number(row[keyName]))).sort((a, b) => Number(a[keyName]) - Number(b[keyName]));
+  let next = 0;
+  const rows = records.map(({ value }) => (value[keyName] === undefined ? handedOut[next++] : byGivenKey.get(Number(value[keyName]))));
+  const same = (row: Record<string, unknown> | undefined, value: Record<string, unknown>) => row !== undefined && resource.uniqueValue(row) === resource.uniqueValue(value);
+  if (rows.length === stored.length && records.every(({ value }, i) => same(rows[i], value))) return rows as Record<string, unknown>[];
+  const byUnique = new Map(stored.map((row) => [uniqueKeyOf(resource, row), row]));
+  return records.map(({ value, unique }) => {
+    const row = value[keyName] === undefined ? byUnique.get(unique) : byGivenKey.get(Number(value[keyName]));
+    if (!row) throw new Error(`the store answered no row for ${resource.name} ${unique}`);
+    return row;
+  });
 }
 
 /** A coded value given as its label (`Película`), as the code the API takes (`pelicula`); anything else as it is. */

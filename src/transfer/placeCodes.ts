@@ -13,8 +13,13 @@ export class PlaceCodes {
   private readonly shapes: Place[] = [];
   private readonly shapeIndex = new Map<string, number>();
 
+  /** The last place coded and its shape's index: a file's records come one after another. */
+  private last: { place: Place; index: number } | undefined;
+
   code(place: Place): number {
     const counter = COUNTERS.find((name) => place[name] !== undefined);
+    const number = counter ? (place[counter] ?? 0) : 0;
+    if (this.last && sameShape(this.last.place, place)) return number * SHAPES + this.last.index;
     const shape: Place = counter ? { ...place, [counter]: 0 } : { ...place };
     const text = JSON.stringify(shape);
     let index = this.shapeIndex.get(text);
@@ -24,7 +29,8 @@ export class PlaceCodes {
       this.shapes.push(shape);
       this.shapeIndex.set(text, index);
     }
-    return ((counter ? (place[counter] ?? 0) : 0) * SHAPES) + index;
+    this.last = { place, index };
+    return number * SHAPES + index;
   }
 
   place(code: number): Place {
@@ -34,4 +40,9 @@ export class PlaceCodes {
     const counter = COUNTERS.find((name) => shape[name] !== undefined);
     return counter ? { ...shape, [counter]: (code - index) / SHAPES } : { ...shape };
   }
+}
+
+/** Whether two places differ at most in their counter's value (and so share a shape). */
+function sameShape(a: Place, b: Place): boolean {
+  return a.file === b.file && a.sheet === b.sheet && a.list === b.list && COUNTERS.every((name) => (a[name] === undefined) === (b[name] === undefined));
 }

@@ -57,6 +57,22 @@ describe(`import, many records a statement (${backend})`, () => {
     });
   });
 
+  it('when one statement holds movies that give their key and movies that do not, then each change is logged for its own record', async () => {
+    await withMigratedStore(async ({ db }) => {
+      // Keys given out of order, some above and some below those the store hands out: each row's answer must meet its record.
+      const movies = [{ titulo: 'Sin clave 1' }, { titulo: 'Con clave 900', id: 900 }, { titulo: 'Sin clave 2' }, { titulo: 'Con clave 3', id: 3 }, { titulo: 'Sin clave 3' }];
+      const result = await importFile(db, document(movies));
+      assert.deepEqual(result.problems, []);
+      const { rows: peliculas } = await sql<{ id: number; titulo: string }>`select id, titulo from peliculas order by id`.execute(db);
+      const keyOf = new Map(peliculas.map((p) => [p.titulo, Number(p.id)]));
+      assert.equal(keyOf.get('Con clave 900'), 900);
+      assert.equal(keyOf.get('Con clave 3'), 3);
+      const { rows: cambios } = await sql<{ clave: number; despues: string }>`select clave, despues from cambios where recurso = 'peliculas' order by id`.execute(db);
+      assert.deepEqual(cambios.map((c) => [Number(c.clave), (JSON.parse(c.despues) as { id: number; titulo: string }).titulo]), movies.map((m) => [keyOf.get(m.titulo), m.titulo]));
+      assert.ok(cambios.every((c) => (JSON.parse(c.despues) as { id: number }).id === Number(c.clave)));
+    });
+  });
+
   it('when the store refuses one row of a statement, then that row is named with its place and nothing is stored', async () => {
     await withMigratedStore(async ({ db }) => {
       await refuseTitle(db, 'Película 700');

@@ -75,4 +75,21 @@ describe('CompactIndex and PlaceCodes', () => {
     assert.deepEqual(coded.map((code) => codes.place(code)), places);
     assert.equal(new Set(coded).size, places.length);
   });
+
+  it('when places that share a file but not a shape come one after another, then each comes back as it was', () => {
+    const codes = new PlaceCodes();
+    const places: Place[] = [
+      { file: 'catalogo.json', list: 'peliculas', position: 2 },
+      { file: 'catalogo.json', list: 'peliculas', position: 3 },
+      { file: 'catalogo.json', list: 'Obras', position: 3 },
+      { file: 'catalogo.json' },
+      { file: 'catalogo.xlsx', sheet: 'Películas', row: 4 },
+      { file: 'catalogo.xlsx', row: 4 },
+      { file: 'catalogo.xlsx', line: 4 },
+      { file: 'catalogo.xlsx', sheet: 'Películas', row: 5 },
+    ];
+    const coded = places.map((place) => codes.code(place));
+    assert.deepEqual(coded.map((code) => codes.place(code)), places);
+    assert.equal(new Set(coded).size, places.length);
+  });
 });

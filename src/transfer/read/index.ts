@@ -13,7 +13,13 @@ import { readXlsx } from './xlsx.js';
 export { placeText, UnreadableInput, type Encoding, type Incoming, type Place, type ReadOptions, type SpreadsheetFile } from './types.js';
 
 /** The spreadsheets' readers, by extension; CSV files, which are named after their resource, are read apart. */
-const WORKBOOKS: Record<string, (file: string, bytes: Buffer) => Incoming[] | Promise<Incoming[]>> = { '.xlsx': readXlsx, '.ods': readOds };
+const WORKBOOKS: Record<string, (file: string, bytes: Buffer, bytesRead: (n: number) => void) => AsyncIterable<Incoming[]>> = {
+  '.xlsx': async function* (file, bytes, bytesRead) {
+    bytesRead(bytes.length);
+    yield* batches(await readXlsx(file, bytes));
+  },
+  '.ods': readOds,
+};
 const SPREADSHEETS = ['.csv', ...Object.keys(WORKBOOKS)];
 
 /**
@@ -60,9 +66,7 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
   for (const file of readable) {
     const read = WORKBOOKS[ext(file)];
     if (!read) continue;
-    const bytes = 'bytes' in file ? file.bytes : readFileSync(file.path);
-    bytesRead(bytes.length);
-    yield* batches(await read(file.name, bytes));
+    yield* read(file.name, 'bytes' in file ? file.bytes : readFileSync(file.path), bytesRead);
   }
   const csv = readable.flatMap((file) => {
     const resource = ext(file) === '.csv' ? csvResource(file.name) : undefined;

@@ -1,8 +1,8 @@
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { messages } from '../../catalogue/messages.js';
-import { readSheets } from './table.js';
-import type { Cell, Incoming, Row, Sheet } from './types.js';
+import { aboutOtherSheets, inResourceOrder, isEmptyRow, tableReader } from './table.js';
+import { BATCH, type Cell, type Incoming, type Row } from './types.js';
 import { MOST_UNPACKED, unpackedSize } from './zip.js';
 
 const MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
@@ -16,40 +16,96 @@ const MOST_COLUMNS = 16_384;
 const MOST_ROWS = 1_048_576;
 
 /**
- * An OpenDocument spreadsheet's records (readSheets), or the one problem that it cannot be read as
- * one. content.xml is unpacked and parsed a piece at a time; a run of repeated empty cells or rows
+ * An OpenDocument spreadsheet's records (the rules of readSheets), a batch at a time as content.xml
+ * unpacks, or the one problem that it cannot be read as one. Its rows are never held as a list:
+ * a first pass checks the whole archive and notes each sheet's name and whether it holds
+ * anything; then the sheets that name a resource are read in the order resources refer to each
+ * other, each row handed on as it is parsed (in one more pass when the workbook keeps that order,
+ * as exports do; else one per run of sheets in order). A run of repeated empty cells or rows
  * (LibreOffice writes the rest of a styled sheet as one row repeated a million times) only moves
- * the count on. Cells are read as for .xlsx: text as written (its paragraphs as lines), numbers as
- * the file writes them, dates as the wall clock they show, times as a time of day zero.
+ * the count on. Cells are read as for .xlsx: text as written (its paragraphs as lines), numbers
+ * as the file writes them, dates as the wall clock they show, times as a time of day zero.
+ * `bytesRead` is told of the archive's bytes as the first pass over the records reads them.
  */
-export function readOds(file: string, bytes: Buffer): Incoming[] {
+export async function* readOds(file: string, bytes: Buffer, bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
   const size = unpackedSize(bytes);
-  if (size === undefined) return [{ problem: messages.transfer.notOds, place: { file } }];
-  if (size > MOST_UNPACKED) return [{ problem: messages.spreadsheet.workbookTooLarge(MOST_UNPACKED), place: { file } }];
-  let read: { mimetype: string; sheets: Sheet[] | undefined };
+  if (size === undefined) return yield [{ problem: messages.transfer.notOds, place: { file } }];
+  if (size > MOST_UNPACKED) return yield [{ problem: messages.spreadsheet.workbookTooLarge(MOST_UNPACKED), place: { file } }];
+  const sheets: { name: string; filled: boolean }[] = [];
+  let mimetype: string;
   try {
-    read = unpack(bytes);
+    mimetype = unpack(bytes, {
+      sheet: (name) => void sheets.push({ name, filled: false }),
+      row: (index, row) => {
+        const sheet = sheets[index];
+        if (sheet && !sheet.filled && !isEmptyRow(row)) sheet.filled = true;
+      },
+    });
   } catch {
-    return [{ problem: messages.transfer.notOds, place: { file } }];
+    return yield [{ problem: messages.transfer.notOds, place: { file } }];
   }
-  if (read.mimetype !== MIMETYPE || read.sheets === undefined) return [{ problem: messages.transfer.notOds, place: { file } }];
-  return readSheets(file, read.sheets);
+  if (mimetype !== MIMETYPE) return yield [{ problem: messages.transfer.notOds, place: { file } }];
+  let out = aboutOtherSheets(file, sheets);
+  const ordered = inResourceOrder(sheets.map((sheet, index) => ({ ...sheet, index })));
+  let told = false;
+  for (const run of runsInFileOrder(ordered)) {
+    const tables = new Map(run.map((sheet) => [sheet.index, tableReader(sheet.resource, { file, sheet: sheet.name })]));
+    const pieces = unpacking(bytes, {
+      row: (index, row) => void tables.get(index)?.row(row).forEach((item) => out.push(item)),
+      end: (index) => void tables.get(index)?.end().forEach((item) => out.push(item)),
+    });
+    for (const piece of pieces) {
+      if (!told) bytesRead(piece);
+      if (out.length >= BATCH) {
+        yield out;
+        out = [];
+      }
+    }
+    told = true;
+  }
+  if (!told) bytesRead(bytes.length);
+  if (out.length > 0) yield out;
 }
 
-/** The archive's mimetype and, parsed as it unpacks, its content.xml's sheets. */
-function unpack(bytes: Uint8Array): { mimetype: string; sheets: Sheet[] | undefined } {
+/** Sheets in the order given, cut where one comes before the last in the file: each run is read in one pass. */
+function runsInFileOrder<S extends { index: number }>(sheets: S[]): S[][] {
+  const runs: S[][] = [];
+  for (const sheet of sheets) {
+    const run = runs.at(-1);
+    if (run && (run.at(-1)?.index ?? -1) < sheet.index) run.push(sheet);
+    else runs.push([sheet]);
+  }
+  return runs;
+}
+
+/** What content.xml's reading tells as it goes: a table begins (its name), a row of table `index` is read, a table ends. */
+interface ContentEvents {
+  sheet?: (name: string) => void;
+  row?: (index: number, row: Row) => void;
+  end?: (index: number) => void;
+}
+
+/** The whole archive unpacked, content.xml parsed, telling `events`: its mimetype. Throws when it is no readable archive. */
+function unpack(bytes: Uint8Array, events: ContentEvents): string {
   let mimetype = '';
+  // Each piece is parsed as it is pushed; their sizes are not needed here.
+  Array.from(unpacking(bytes, events, (text) => (mimetype += text)));
+  return mimetype.trim();
+}
+
+/** The archive pushed a piece at a time, content.xml parsed as it unpacks; yields each piece's size once it is parsed. */
+function* unpacking(bytes: Uint8Array, events: ContentEvents, mimetype?: (text: string) => void): Generator<number> {
   let content: ContentReader | undefined;
   let unpacked = 0;
   const unzip = new Unzip((entry) => {
-    if (entry.name === 'mimetype') {
+    if (entry.name === 'mimetype' && mimetype) {
       entry.ondata = (error, chunk) => {
         if (error) throw error;
-        mimetype += new TextDecoder().decode(chunk);
+        mimetype(new TextDecoder().decode(chunk));
       };
       entry.start();
     } else if (entry.name === 'content.xml') {
-      const reader = new ContentReader();
+      const reader = new ContentReader(events);
       content = reader;
       const text = new TextDecoder('utf-8', { fatal: true });
       entry.ondata = (error, chunk, final) => {
@@ -65,16 +121,21 @@ function unpack(bytes: Uint8Array): { mimetype: string; sheets: Sheet[] | undefi
   unzip.register(UnzipPassThrough);
   unzip.register(UnzipInflate);
   const PIECE = 64 * 1024;
-  for (let at = 0; at < bytes.length; at += PIECE) unzip.push(bytes.subarray(at, at + PIECE), at + PIECE >= bytes.length);
-  return { mimetype: mimetype.trim(), sheets: content?.sheets() };
+  for (let at = 0; at < bytes.length; at += PIECE) {
+    const piece = bytes.subarray(at, at + PIECE);
+    unzip.push(piece, at + PIECE >= bytes.length);
+    yield piece.length;
+  }
+  if (!content?.closed) throw new Error('no content.xml, or one that ends early');
 }
 
-/** content.xml, parsed as it comes: each table a sheet of rows that hold anything. */
+/** content.xml, parsed as it comes: each table's rows that hold anything, told as they are read. */
 class ContentReader {
   private readonly parser = new SaxesParser({ xmlns: true });
-  private readonly done: Sheet[] = [];
-  private closed = false;
-  private sheet: Sheet | undefined;
+  closed = false;
+  /** The table being read (its index, from 0), and how many have begun. */
+  private sheet: number | undefined;
+  private sheets = 0;
   /** Rows of the sheet so far (repeats counted), and the row being read. */
   private rowsSoFar = 0;
   private row: { cells: Cell[]; repeat: number; column: number } | undefined;
@@ -84,7 +145,7 @@ class ContentReader {
   private inParagraph = 0;
   private inAnnotation = 0;
 
-  constructor() {
+  constructor(private readonly events: ContentEvents) {
     this.parser.on('opentag', (tag) => this.open(tag));
     this.parser.on('closetag', (tag) => this.close_(tag));
     this.parser.on('text', (text) => this.text(text));
@@ -99,18 +160,15 @@ class ContentReader {
     this.closed = true;
   }
 
-  sheets(): Sheet[] | undefined {
-    return this.closed ? this.done : undefined;
-  }
-
   private open(tag: SaxesTagNS): void {
     if (tag.uri === OFFICE && tag.local === 'annotation') this.inAnnotation++;
     if (this.inAnnotation > 0) return;
     if (tag.uri === TABLE) {
-      if (tag.local === 'table' && !this.sheet) {
-        this.sheet = { name: attribute(tag, TABLE, 'name') ?? '', rows: [] };
+      if (tag.local === 'table' && this.sheet === undefined) {
+        this.sheet = this.sheets++;
         this.rowsSoFar = 0;
-      } else if (tag.local === 'table-row' && this.sheet) {
+        this.events.sheet?.(attribute(tag, TABLE, 'name') ?? '');
+      } else if (tag.local === 'table-row' && this.sheet !== undefined) {
         this.row = { cells: [], repeat: count(attribute(tag, TABLE, 'number-rows-repeated')), column: 0 };
       } else if ((tag.local === 'table-cell' || tag.local === 'covered-table-cell') && this.row) {
         this.cell = { repeat: count(attribute(tag, TABLE, 'number-columns-repeated')), value: valueOf(tag), text: '', paragraphs: 0 };
@@ -142,16 +200,16 @@ class ContentReader {
       else {
         for (let i = 0; i < repeat && row.column < MOST_COLUMNS; i++) row.cells[row.column++] = cell;
       }
-    } else if (tag.local === 'table-row' && this.row && this.sheet) {
+    } else if (tag.local === 'table-row' && this.row && this.sheet !== undefined) {
       const { cells, repeat } = this.row;
       this.row = undefined;
       if (cells.length > 0) {
         const dense = Array.from(cells, (cell) => cell ?? null);
-        for (let i = 0; i < repeat && this.rowsSoFar + i < MOST_ROWS; i++) this.sheet.rows.push({ number: this.rowsSoFar + i + 1, cells: dense } satisfies Row);
+        for (let i = 0; i < repeat && this.rowsSoFar + i < MOST_ROWS; i++) this.events.row?.(this.sheet, { number: this.rowsSoFar + i + 1, cells: dense } satisfies Row);
       }
       this.rowsSoFar += repeat;
-    } else if (tag.local === 'table' && this.sheet) {
-      this.done.push(this.sheet);
+    } else if (tag.local === 'table' && this.sheet !== undefined) {
+      this.events.end?.(this.sheet);
       this.sheet = undefined;
     }
   }

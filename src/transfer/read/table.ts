@@ -12,18 +12,28 @@ import { cellValue } from './values.js';
  * other, each by readTable. A sheet that holds something and names no resource is a problem.
  */
 export function readSheets(file: string, sheets: Sheet[]): Incoming[] {
-  const named = sheets.map((s) => ({ ...s, resource: resourceOfTable(s.name) }));
-  const items: Incoming[] = named
-    .filter((s) => !s.resource && s.rows.some((row) => !row.cells.every(isEmpty)))
+  const items = aboutOtherSheets(file, sheets.map((s) => ({ name: s.name, filled: s.rows.some((row) => !isEmptyRow(row)) })));
+  for (const { name, rows, resource } of inResourceOrder(sheets)) items.push(...readTable(rows, resource, { file, sheet: name }));
+  return items;
+}
+
+/** The sheets that name no resource and hold something: a problem each, or a notice for one of a resource with files (images). */
+export function aboutOtherSheets(file: string, sheets: { name: string; filled: boolean }[]): Incoming[] {
+  return sheets
+    .filter((s) => !resourceOfTable(s.name) && s.filled)
     .map((s) =>
       withFiles(s.name)
         ? { notice: messages.spreadsheet.imagesIgnored(`la hoja ${s.name}`), place: { file, sheet: s.name } }
         : { problem: messages.spreadsheet.unknownSheet(s.name, resources.map((r) => `${labelsOfResource(r.name)[1]} (${r.name})`)), place: { file, sheet: s.name } });
-  const order = (resource: AnyResource | undefined) => (resource ? resources.indexOf(resource) : -1);
-  for (const { name, rows, resource } of named.filter((s) => s.resource).sort((a, b) => order(a.resource) - order(b.resource))) {
-    if (resource) items.push(...readTable(rows, resource, { file, sheet: name }));
-  }
-  return items;
+}
+
+/** The sheets that name a resource, with it, in the order resources refer to each other. */
+export function inResourceOrder<S extends { name: string }>(sheets: S[]): (S & { resource: AnyResource })[] {
+  const named = sheets.flatMap((s) => {
+    const resource = resourceOfTable(s.name);
+    return resource ? [{ ...s, resource }] : [];
+  });
+  return named.sort((a, b) => resources.indexOf(a.resource) - resources.indexOf(b.resource));
 }
 
 /**
@@ -39,6 +49,20 @@ export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place,
   if (!header) return [];
   const table = tableOf(header, resource, where);
   return [...table.start, ...body.map(table.row), ...table.end()];
+}
+
+/** readTable's rules a row at a time, for a sheet read as it is parsed: empty rows skipped, the first other one its header. */
+export function tableReader(resource: AnyResource, where: Omit<Place, 'row'>) {
+  let table: ReturnType<typeof tableOf> | undefined;
+  return {
+    row(row: Row): Incoming[] {
+      if (isEmptyRow(row)) return [];
+      if (table) return [table.row(row)];
+      table = tableOf(row, resource, where);
+      return table.start;
+    },
+    end: (): Incoming[] => table?.end() ?? [],
+  };
 }
 
 /**
@@ -119,11 +143,16 @@ function missingColumns(resource: AnyResource, given: string[]): string[] {
 /** A header compared as people write it: no case, accents, spaces, or what follows a parenthesis. */
 const comparableHeader = (text: string) => comparable(text.replace(/\(.*$/, '')).replace(/[\s_.:]/g, '');
 
-/** The names a record of `resource` may hold: its key, its fields, and its references' lookup aliases. */
-export function namesOf(resource: AnyResource): string[] {
-  const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup ? [r.byLookup] : []));
-  return [resource.key.name, ...resource.fieldNames, ...aliases];
+/** The names a record of `resource` may hold: its key, its fields, and its references' lookup aliases (worked out once per resource: an import asks per record). */
+export function namesOf(resource: AnyResource): readonly string[] {
+  let names = namesByResource.get(resource);
+  if (names === undefined) {
+    const aliases = Object.values(resource.references ?? {}).flatMap((r) => (r.byLookup ? [r.byLookup] : []));
+    namesByResource.set(resource, (names = [resource.key.name, ...resource.fieldNames, ...aliases]));
+  }
+  return names;
 }
+const namesByResource = new WeakMap<AnyResource, readonly string[]>();
 
 /** Each field's label, and each lookup alias's (the label of the reference it stands for). */
 export function labelsOf(resource: AnyResource): Record<string, string> {

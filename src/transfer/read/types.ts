@@ -80,5 +80,9 @@ export interface ReadOptions {
 /** A file (or folder) the command line was given that cannot be read as an import. */
 export class UnreadableInput extends Error {}
 
-/** Records a reader hands on at once: one await per batch, not per record, is what keeps a large import fast. */
-export const BATCH = 1000;
+/**
+ * Records a reader hands on at once: one await per batch, not per record, is what keeps a large
+ * import fast; and few enough that a batch is stored before V8 moves it to the old generation,
+ * which grows to several times what is live before it is collected (bench/analysis.md, the import).
+ */
+export const BATCH = 200;
