@@ -11,6 +11,7 @@ import { answerCache } from '../cache/answers.js';
 import type { Versions } from '../cache/versions.js';
 import { judgeImage } from '../images/judge.js';
 import { Slots } from '../images/slots.js';
+import { temporaryFile, type TemporaryFile } from '../images/spool.js';
 import type { RenditionCache } from '../images/cache.js';
 import { AJUSTES, FORMATOS, MIME, SIZES, formatFor, isOpaque, render, renditionTag, type Wanted } from '../images/renditions.js';
 import type { AnyResource } from '../resources/define.js';
@@ -72,14 +73,24 @@ export async function imageRoutes(
         415: 'The body is not multipart/form-data, or the file is no JPEG, PNG, WebP or AVIF (judged by its content).',
       },
     };
+    const store = async (request: FastifyRequest, { fields, file }: Form) => {
+      const body = validated<Row>(Upload, fields, limits.timeZone);
+      if (!file) throw invalid(messages.image.missingFile, 'archivo');
+      const datos = Buffer.isBuffer(file) ? file : await file.read();
+      return createImage(db, body, await judgeImage(datos, limits.maxPixels), { quien: request.quien });
+    };
     scope.post('/imagenes', { schema: { ...create, described }, ...route('create') }, async (request, reply) => {
-      const created = await uploads.run(async () => {
-        const { fields, file } = await upload(request, limits.maxBytes);
-        const body = validated<Row>(Upload, fields, limits.timeZone);
-        if (!file) throw invalid(messages.image.missingFile, 'archivo');
-        return createImage(db, body, await judgeImage(file, limits.maxPixels), { quien: request.quien });
-      });
-      return answer(reply.code(201).header('location', (imagenes as AnyResource).location(created)), created);
+      // With every slot taken, the file goes to a temporary file while the upload waits: its request is then read whole, so
+      // REQUEST_TIMEOUT_MS counts the client's sending, not the wait, and the wait holds no more than a few chunks in memory.
+      // Where no temporary file can be made, the upload waits with its body unread.
+      const temporary = uploads.full ? await temporaryFile() : undefined;
+      try {
+        const spooled = temporary && (await upload(request, limits.maxBytes, temporary));
+        const created = await uploads.run(async () => store(request, spooled ?? (await upload(request, limits.maxBytes))));
+        return answer(reply.code(201).header('location', (imagenes as AnyResource).location(created)), created);
+      } finally {
+        await temporary?.remove();
+      }
     });
   });
 
@@ -171,20 +182,22 @@ function oneOf<T extends string>(query: Record<string, string | undefined>, name
   return value as T;
 }
 
+/** An upload's text parts and its file: its bytes, or the temporary file that holds them. */
+interface Form {
+  fields: Row;
+  file?: Buffer | TemporaryFile;
+}
+
 /**
  * The file's bytes, read as they arrive into one buffer sized from the request's length (a bound
- * on the file's), so the upload is held once. Refused the moment it passes `maxBytes`: the rest of
- * the body is never read (the answer goes out and the connection closes lingering).
+ * on the file's), so the upload is held once.
  */
-async function whole(file: Readable & { truncated: boolean }, requestBytes: number, maxBytes: number): Promise<Buffer> {
-  // The multipart parser stops at `maxBytes` and says so.
-  file.once('limit', () => file.destroy(tooLarge(messages.image.tooManyBytes(maxBytes))));
+async function whole(file: Readable, requestBytes: number, maxBytes: number): Promise<Buffer> {
   // Node holds a body to its length; one sent without a length is gathered in chunks.
   const sized = Number.isSafeInteger(requestBytes) && requestBytes > 0 ? Buffer.allocUnsafe(Math.min(requestBytes, maxBytes)) : undefined;
   const chunks: Buffer[] = [];
   let read = 0;
   for await (const chunk of file as AsyncIterable<Buffer>) {
-    if (file.truncated) throw tooLarge(messages.image.tooManyBytes(maxBytes));
     if (sized) chunk.copy(sized, read);
     else chunks.push(chunk);
     read += chunk.length;
@@ -192,11 +205,15 @@ async function whole(file: Readable & { truncated: boolean }, requestBytes: numb
   return sized ? sized.subarray(0, read) : Buffer.concat(chunks);
 }
 
-/** The upload's text parts and its file, read to `maxBytes` and no further. */
-async function upload(request: FastifyRequest, maxBytes: number): Promise<{ fields: Row; file?: Buffer }> {
+/**
+ * The upload's text parts and its file, read to `maxBytes` and no further: refused the moment it
+ * passes, the rest of the body never read (the answer goes out and the connection closes
+ * lingering). The file is read into memory, or written to `into`.
+ */
+async function upload(request: FastifyRequest, maxBytes: number, into?: TemporaryFile): Promise<Form> {
   if (!request.isMultipart()) throw new HttpError(415, messages.image.notMultipart);
   const fields: Row = {};
-  let file: Buffer | undefined;
+  let file: Buffer | TemporaryFile | undefined;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -204,7 +221,10 @@ async function upload(request: FastifyRequest, maxBytes: number): Promise<{ fiel
           part.file.resume();
           continue;
         }
-        file = await whole(part.file, Number(request.headers['content-length']), maxBytes);
+        // The multipart parser stops at `maxBytes` and says so.
+        part.file.once('limit', () => part.file.destroy(tooLarge(messages.image.tooManyBytes(maxBytes))));
+        if (into) await into.write(part.file).catch(diskFault);
+        file = into ?? (await whole(part.file, Number(request.headers['content-length']), maxBytes));
       } else {
         fields[part.fieldname] = part.value;
       }
@@ -214,4 +234,12 @@ async function upload(request: FastifyRequest, maxBytes: number): Promise<{ fiel
     throw error;
   }
   return { fields, file };
+}
+
+/** A temporary file that could not be written whole: the disk is full or takes no writes, answered as the store's would be. */
+function diskFault(error: unknown): never {
+  const { code } = error as { code?: unknown };
+  if (code === 'ENOSPC' || code === 'EDQUOT') throw new HttpError(503, messages.storeFull);
+  if (code === 'EROFS' || code === 'EIO') throw new HttpError(503, messages.storeReadOnly);
+  throw error;
 }

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { connect } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
+import { PassThrough } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -272,6 +275,54 @@ describe('images', () => {
     assert.ok(sent < payload.length, `answered after ${sent} of ${payload.length} bytes were sent`);
     request.destroy();
     assert.equal((await send(app, 'GET', '/imagenes')).json<Json[]>().length, before);
+  });
+});
+
+describe('uploads waiting their turn', () => {
+  it('when an upload waits for a slot past REQUEST_TIMEOUT_MS, then its wait does not count: it is stored, not cut with 408', async () => {
+    const app = await buildTestApp({ REQUEST_TIMEOUT_MS: '500', HEADERS_TIMEOUT_MS: '500', IMAGE_MAX_BYTES: String(4 * 1024 * 1024) });
+    try {
+      const address = await app.listen({ port: 0, host: '127.0.0.1' });
+      const movie = await createPelicula(app);
+      // An uncompressed PNG of about 1 MB: far more than the buffers between a client and the route hold.
+      const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#804020' } }).png({ compressionLevel: 0 }).toBuffer();
+      // Every slot held by an upload whose last bytes the test keeps back. Injected, it has no request clock.
+      const holders = Array.from({ length: 2 * availableParallelism() }, () => new PassThrough());
+      const held = await Promise.all(holders.map(async (holder, n) => {
+        const { headers, payload } = await form({ recurso: 'peliculas', clave: movie.id, alt: `retenida ${n}` }, png);
+        const answer = app.inject({ method: 'POST', url: '/imagenes', headers, payload: holder });
+        // It drains only as its route reads it, which it does in its slot.
+        if (!holder.write(payload.subarray(0, -64))) await once(holder, 'drain');
+        return { answer, tail: payload.subarray(-64) };
+      }));
+      const { headers, payload } = await form({ recurso: 'peliculas', clave: movie.id, alt: 'en espera' }, png);
+      const waiting = http.request(`${address}/imagenes`, { method: 'POST', headers: { ...headers, 'content-length': payload.length } });
+      let answered = false;
+      const answer = once(waiting, 'response').then(async ([res]) => {
+        answered = true;
+        const r = res as http.IncomingMessage;
+        return { status: r.statusCode, body: JSON.parse(await text(r)) as Json };
+      });
+      waiting.end(payload);
+      await once(waiting, 'finish');
+      // A request begun after it, cut for its clock: the waiting upload's REQUEST_TIMEOUT_MS has passed too.
+      const later = connect(Number(new URL(address).port), '127.0.0.1');
+      later.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+      later.setEncoding('utf8');
+      const [cut] = (await once(later, 'data')) as [string];
+      later.destroy();
+      assert.match(cut, /^HTTP\/1\.1 408 /);
+      assert.equal(answered, false, 'the upload was answered (cut) while it waited for its slot');
+      for (const [n, { tail }] of held.entries()) holders[n]?.end(tail);
+      assert.deepEqual((await Promise.all(held.map((h) => h.answer))).map((r) => r.statusCode), holders.map(() => 201));
+      const { status, body } = await answer;
+      assert.equal(status, 201, JSON.stringify(body));
+      assert.equal(body.bytes, png.length);
+      const listed = (await send(app, 'GET', `/imagenes?recurso=peliculas&clave=${movie.id}`)).json<Json[]>();
+      assert.equal(listed.length, holders.length + 1);
+    } finally {
+      await app.close();
+    }
   });
 });
 
