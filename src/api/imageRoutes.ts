@@ -10,6 +10,7 @@ import type { Db } from '../db/schema.js';
 import { answerCache } from '../cache/answers.js';
 import type { Versions } from '../cache/versions.js';
 import { judgeImage } from '../images/judge.js';
+import { RecentOriginals } from '../images/originals.js';
 import { Slots } from '../images/slots.js';
 import { temporaryFile, type TemporaryFile } from '../images/spool.js';
 import type { RenditionCache } from '../images/cache.js';
@@ -43,6 +44,9 @@ const route = (operation: 'read' | 'create' | 'update' | 'remove') => ({ config:
 
 /** Renditions held in memory; one over a sixteenth of it (1 MiB, a large 2560-px one) is read from the disk each time. */
 const KEPT_IN_MEMORY = { entries: 10_000, bytes: 16 * 1024 * 1024 };
+
+/** Originals held in memory while their renditions are made: at least one of IMAGE_MAX_BYTES' default (20 MiB). */
+const ORIGINALS_IN_MEMORY = 32 * 1024 * 1024;
 
 /** Text parts an upload may carry besides `archivo`: the fields a client gives. */
 const FIELD_PARTS = 12;
@@ -129,6 +133,7 @@ export async function imageRoutes(
   };
   // Renditions asked for lately, answered from memory while their image is unchanged; the disk keeps the rest.
   const pictures = answerCache(versions, 'imagenes', KEPT_IN_MEMORY);
+  const originals = new RecentOriginals(ORIGINALS_IN_MEMORY);
   app.get('/imagenes/:id/archivo', { schema: picture, ...route('read') }, async (request, reply) => {
     const { id } = request.params as { id: number };
     const query = request.query as Record<string, string | undefined>;
@@ -144,8 +149,8 @@ export async function imageRoutes(
         .where('imagenes.id', '=', id)
         .executeTakeFirst();
       if (!image) throw notFound(messages.notFoundById(imagenes.nouns, id));
-      const original = async () =>
-        Buffer.from((await db.selectFrom('imagen_archivos').select('datos').where('imagen_id', '=', id).executeTakeFirstOrThrow()).datos);
+      const original = () =>
+        originals.get(image.digest, async () => (await db.selectFrom('imagen_archivos').select('datos').where('imagen_id', '=', id).executeTakeFirstOrThrow()).datos);
       const opaque = await opacity.of(image.digest, async () => isOpaque(await original()));
       const wanted: Wanted = {
         ancho: sizeParam(query, 'ancho'),

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encodings, RenditionCache } from '../../src/images/cache.js';
+import { RecentOriginals } from '../../src/images/originals.js';
 import { tempDir } from '../tempDir.js';
 import { upload as multipart } from './uploads.js';
 import { assertError, buildTestApp, createArtista, createEventoUrbano, createPelicula, send, type Json } from '../helpers.js';
@@ -337,5 +338,24 @@ describe('the renditions kept on disk', () => {
     assert.equal((await get('s2', 'a')).toString(), 's2 a');
     assert.deepEqual(made, ['a', 'b', 'c', 'a'], 'renditions of the image before it changed are made anew');
     cache.clear();
+  });
+});
+
+describe('the originals kept in memory', () => {
+  it('when renditions of the same images are made in turn, then each original is read once while it fits, the least recently used going first', async () => {
+    const originals = new RecentOriginals(10);
+    const reads: string[] = [];
+    const get = (digest: string, bytes: number) => originals.get(digest, async () => (reads.push(digest), new Uint8Array(bytes).fill(digest.charCodeAt(0))));
+    for (const digest of ['a', 'b', 'a', 'b', 'a']) await get(digest, 4);
+    assert.deepEqual(reads, ['a', 'b']);
+    assert.deepEqual([...(await get('a', 4))], [97, 97, 97, 97], 'the bytes as the store gave them');
+    await get('c', 4); // 12 bytes: b, the least recently used, goes
+    await get('a', 4);
+    await get('b', 4);
+    assert.deepEqual(reads, ['a', 'b', 'c', 'b']);
+    await get('d', 11); // larger than the whole budget: read each time, never kept
+    await get('d', 11);
+    await get('a', 4);
+    assert.deepEqual(reads, ['a', 'b', 'c', 'b', 'd', 'd']);
   });
 });
