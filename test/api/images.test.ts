@@ -148,6 +148,19 @@ describe('images', () => {
     assertError(await send(app, 'GET', `${url}?formato=gif`), 400, { details: "El parámetro 'formato' admite: avif, webp, jpeg, png." });
   });
 
+  it('when cubrir\'s box has the picture\'s own ratio, then it answers the same pixels as contener: nothing is encoded between the resize and the crop', async () => {
+    const movie = await createPelicula(app);
+    const image = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'x' }, jpeg);
+    const pixels = async (ajuste: string) => {
+      const res = await send(app, 'GET', `/imagenes/${image.id}/archivo?ancho=480&alto=320&ajuste=${ajuste}&formato=png`);
+      assert.equal(res.statusCode, 200);
+      return sharp(res.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    };
+    const [cubrir, contener] = [await pixels('cubrir'), await pixels('contener')];
+    assert.deepEqual([cubrir.info.width, cubrir.info.height], [300, 200]);
+    assert.ok(cubrir.data.equals(contener.data));
+  });
+
   it('when an image is edited, then PUT resets what it omits, a recurso or clave change is refused, and a missing image is 404', async () => {
     const movie = await createPelicula(app);
     const image = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'x', credito: 'Ana', foco_x: 10 }, jpeg);
