@@ -80,7 +80,7 @@ export async function imageRoutes(
     const store = async (request: FastifyRequest, { fields, file }: Form) => {
       const body = validated<Row>(Upload, fields, limits.timeZone);
       if (!file) throw invalid(messages.image.missingFile, 'archivo');
-      const datos = Buffer.isBuffer(file) ? file : await file.read();
+      const datos = Buffer.isBuffer(file) ? file : await file.take();
       return createImage(db, body, await judgeImage(datos, limits.maxPixels), { quien: request.quien });
     };
     scope.post('/imagenes', { schema: { ...create, described }, ...route('create') }, async (request, reply) => {

@@ -9,7 +9,8 @@ import { pipeline } from 'node:stream/promises';
 export interface TemporaryFile {
   /** Writes `stream` to the file as it arrives, a few chunks in memory at a time. */
   write(stream: Readable): Promise<void>;
-  read(): Promise<Buffer>;
+  /** Its bytes, read whole; the file is removed then. */
+  take(): Promise<Buffer>;
   remove(): Promise<void>;
 }
 
@@ -19,15 +20,21 @@ export async function temporaryFile(): Promise<TemporaryFile | undefined> {
   const handle = await open(path, 'wx', 0o600).catch(() => undefined);
   if (!handle) return undefined;
   let closed = false;
+  const remove = async () => {
+    if (!closed) await handle.close().catch(() => undefined);
+    closed = true;
+    await rm(path, { force: true });
+  };
   return {
     async write(stream) {
       closed = true;
       await pipeline(stream, handle.createWriteStream());
     },
-    read: () => readFile(path),
-    async remove() {
-      if (!closed) await handle.close().catch(() => undefined);
-      await rm(path, { force: true });
+    async take() {
+      const datos = await readFile(path);
+      await remove();
+      return datos;
     },
+    remove,
   };
 }

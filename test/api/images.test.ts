@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -295,6 +296,10 @@ describe('images', () => {
 describe('uploads waiting their turn', () => {
   it('when an upload waits for a slot past REQUEST_TIMEOUT_MS, then its wait does not count: it is stored, not cut with 408', async () => {
     const app = await buildTestApp({ REQUEST_TIMEOUT_MS: '500', HEADERS_TIMEOUT_MS: '500', IMAGE_MAX_BYTES: String(4 * 1024 * 1024) });
+    // The waiting uploads' temporary files go here, to be seen gone afterwards.
+    const temporary = tempDir('cartelera-uploads-');
+    const systemTemporary = process.env.TMPDIR;
+    process.env.TMPDIR = temporary;
     try {
       const address = await app.listen({ port: 0, host: '127.0.0.1' });
       const movie = await createPelicula(app);
@@ -327,6 +332,10 @@ describe('uploads waiting their turn', () => {
       later.destroy();
       assert.match(cut, /^HTTP\/1\.1 408 /);
       assert.equal(answered, false, 'the upload was answered (cut) while it waited for its slot');
+      assert.equal(readdirSync(temporary).length, 1, 'its file waits in a temporary file');
+      // One over IMAGE_MAX_BYTES is refused while it is written there, and leaves nothing.
+      assertError(await upload(app, { recurso: 'peliculas', clave: movie.id, alt: 'grande' }, Buffer.alloc(4 * 1024 * 1024 + 1)), 413, { details: 'El archivo supera el máximo de 4 MB.' });
+      assert.equal(readdirSync(temporary).length, 1);
       for (const [n, { tail }] of held.entries()) holders[n]?.end(tail);
       assert.deepEqual((await Promise.all(held.map((h) => h.answer))).map((r) => r.statusCode), holders.map(() => 201));
       const { status, body } = await answer;
@@ -334,7 +343,10 @@ describe('uploads waiting their turn', () => {
       assert.equal(body.bytes, png.length);
       const listed = (await send(app, 'GET', `/imagenes?recurso=peliculas&clave=${movie.id}`)).json<Json[]>();
       assert.equal(listed.length, holders.length + 1);
+      assert.deepEqual(readdirSync(temporary), []);
     } finally {
+      if (systemTemporary === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = systemTemporary;
       await app.close();
     }
   });
