@@ -230,6 +230,8 @@ async function upload(request: FastifyRequest, maxBytes: number, into?: Temporar
         part.file.once('limit', () => part.file.destroy(tooLarge(messages.image.tooManyBytes(maxBytes))));
         if (into) await into.write(part.file).catch(diskFault);
         file = into ?? (await whole(part.file, Number(request.headers['content-length']), maxBytes));
+        // A limit reached before the listener above was attached leaves the file cut short, and says so only here.
+        if (part.file.truncated) throw tooLarge(messages.image.tooManyBytes(maxBytes));
       } else {
         fields[part.fieldname] = part.value;
       }
