@@ -61,7 +61,7 @@ export async function imageRoutes(
 ): Promise<void> {
   const schema = routeSchemas(imagenes, relationsOf(imagenes));
   // An upload holds its file (up to IMAGE_MAX_BYTES) and decodes it whole: twice as many at once as cores (one reads while one
-  // decodes), the others wait with their bodies unread.
+  // decodes), the others wait with their files in temporary files (below).
   const uploads = new Slots(2 * availableParallelism());
   // An upload names its record and says what the image shows; the rest has defaults.
   const Upload = { ...Type.Partial(imagenes.schemas.create), required: ['recurso', 'clave', 'alt'] };
