@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { QUIET_WAIT_S, untilQuiet } from './cpu.js';
+import { QUIET_WAIT_S, untilQuiet, watchCpu } from './cpu.js';
 import { statusBytes, watchPeakRss } from './memory.js';
-import { pinned, runExitTasks } from './process.js';
+import { pinned, pinSelf, runExitTasks } from './process.js';
 import { utcMinute, writeSection } from './report.js';
 import { root, startTarget } from './targets.js';
 import { DIRECTUS_VERSION, startDirectus, uploadToDirectus } from './directus.js';
@@ -92,33 +92,48 @@ async function ask(base: string, urls: string[], until: () => boolean = () => fa
   return { made, seconds: (performance.now() - started) / 1000 };
 }
 
-/** The same renditions made by sharp alone (the service's own render, no HTTP, no store) in a bare process pinned as the server is. */
-async function bare(file: string, wanted: object[]): Promise<number> {
+/**
+ * The same renditions made by sharp alone (the service's own render, no HTTP, no store) in a bare
+ * process pinned as the server is, its libvips threads at the server's encoders' priority: their
+ * rate, and the CPU seconds the process used for them.
+ */
+async function bare(file: string, wanted: object[]): Promise<{ rate: number; cpuS: number }> {
   const script = `
     import { readFileSync } from 'node:fs';
     import sharp from 'sharp';
     import { render } from './dist/images/renditions.js';
+    import { lowerEncoderPriority } from './dist/images/priority.js';
     const datos = readFileSync(process.argv[1]);
     const { width, height } = await sharp(datos).metadata();
     const wanted = JSON.parse(process.argv[2]);
     const source = { datos, ancho: width, alto: height, foco_x: 50, foco_y: 50, digest: '' };
     let next = 0;
     const started = performance.now();
-    await Promise.all(Array.from({ length: ${PARALLEL} }, async () => { for (let n = next++; n < wanted.length; n = next++) await render(source, wanted[n], true); }));
-    console.log((performance.now() - started) / 1000);`;
+    const cpu = process.cpuUsage();
+    await Promise.all(Array.from({ length: ${PARALLEL} }, async () => {
+      for (let n = next++; n < wanted.length; n = next++) {
+        await render(source, wanted[n], true);
+        lowerEncoderPriority();
+      }
+    }));
+    const { user, system } = process.cpuUsage(cpu);
+    console.log((performance.now() - started) / 1000, (user + system) / 1e6);`;
   const [command = '', ...args] = pinned(0, [process.execPath, '--input-type=module', '-e', script, file, JSON.stringify(wanted)]);
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`the bare sharp process failed (exit ${code})`);
-  return wanted.length / Number(output.trim());
+  const [seconds = NaN, cpuS = NaN] = output.trim().split(' ').map(Number);
+  return { rate: wanted.length / seconds, cpuS };
 }
 
 const rate = (w: WrkSummary) => w.requests / (w.duration_us / 1e6);
 const verdict = (ok: boolean) => (ok ? 'met' : 'not met');
 
 ensureWrk();
+// This process asks for the renditions: on wrk's CPU, not the server's, where it would take the encoders' time.
+pinSelf(1);
 const dir = mkdtempSync(join(tmpdir(), 'cartelera-bench-images-'));
 try {
   const target = await startTarget('cartelera-sqlite', dir, 1000);
@@ -151,10 +166,16 @@ try {
     const urls = wanted.map((w) => `/imagenes/${fresh.id}/archivo?ancho=${w.ancho}&alto=${w.alto}&ajuste=${w.ajuste}&formato=${w.formato}`);
     const sample = 24;
     await untilQuiet(QUIET_S);
+    const servedCpu = watchCpu(target.server.pid);
     const served = await ask(base, urls.slice(0, sample));
-    const sharpRate = await bare(originalFile, wanted.slice(0, sample));
+    const servedUse = servedCpu.stop(0);
+    const alone = await bare(originalFile, wanted.slice(0, sample));
+    const sharpRate = alone.rate;
     const servedRate = served.made / served.seconds;
-    console.log(`new renditions: served ${servedRate.toFixed(2)}/s, sharp alone ${sharpRate.toFixed(2)}/s`);
+    // CPU milliseconds a rendition cost, each side: steadier than the rates on a shared machine.
+    const servedMs = (servedUse.server * served.seconds * 1000) / served.made;
+    const aloneMs = (alone.cpuS * 1000) / sample;
+    console.log(`new renditions: served ${servedRate.toFixed(2)}/s (${servedMs.toFixed(0)} ms CPU each), sharp alone ${sharpRate.toFixed(2)}/s (${aloneMs.toFixed(0)} ms)`);
 
     // Lookups while renditions are made at full speed (the rest of the distinct renditions, then more images).
     await untilQuiet(QUIET_S);
@@ -208,7 +229,7 @@ try {
       directusRun && directusRatio
         ? `| the same rendition from Directus ${DIRECTUS_VERSION} (\`/assets/<id>?width=320&format=webp\`) | ${rate(directusRun).toFixed(0)}/s | cartelera's kept rendition ${directusRatio.toFixed(1)}× this (target ≥ 20×: ${verdict(directusRatio >= 20)}) | ${directusRun.non2xx} non-2xx |`
         : `| the same rendition from Directus ${DIRECTUS_VERSION} | not measured (BENCH_IMAGES_DIRECTUS=0) | | |`,
-      `| new renditions of a 12-megapixel JPEG, ${PARALLEL} at a time | ${servedRate.toFixed(2)}/s | ${newRatio.toFixed(2)}× sharp alone, ${sharpRate.toFixed(2)}/s (target ≥ 0.8×: ${verdict(newRatio >= 0.8)}) | ${served.made} made |`,
+      `| new renditions of a 12-megapixel JPEG, ${PARALLEL} at a time | ${servedRate.toFixed(2)}/s | ${newRatio.toFixed(2)}× sharp alone, ${sharpRate.toFixed(2)}/s (target ≥ 0.8×: ${verdict(newRatio >= 0.8)}) | ${served.made} made; CPU each ${servedMs.toFixed(0)} ms against ${aloneMs.toFixed(0)} ms alone; other processes ${servedUse.others.toFixed(1)} cores meanwhile |`,
       `| lookup by title while renditions are made | ${rate(loaded).toFixed(0)}/s | ${loadedRatio.toFixed(2)}× alone (target ≥ 0.5×: ${verdict(loadedRatio >= 0.5)}) | ${alongside.made} renditions alongside |`,
       `| upload of ${(big.length / MB).toFixed(1)} MiB | peak RSS ${(onePeak / MB).toFixed(0)} MB | rise ${rise.toFixed(0)} MB (target < 100 MB: ${verdict(rise < 100)}) | from ${(before / MB).toFixed(0)} MB |`,
       `| 20 such uploads at once | peak RSS ${(manyPeak / MB).toFixed(0)} MB | target < 600 MB: ${verdict(manyPeak < 600 * MB)} | from ${(beforeMany / MB).toFixed(0)} MB |`,
@@ -217,7 +238,7 @@ try {
     writeSection(DOC, START, END, [
       '## Images',
       '',
-      `\`npm run bench\` (bench/images.ts), ${utcMinute()}, Node ${process.version}, SQLite, 1,000 movies: wrk (one thread, 32 connections, ${SECONDS} s) asks for lookups by title, then for one kept rendition over and over. Then ${sample} distinct renditions (boxes of 64 to 640 px, both fits, WebP and JPEG) of a 4000×3000 JPEG are asked for, ${PARALLEL} at a time, and the same ${sample} are made by the service's render function in a bare process pinned to the server's CPU; then lookups are measured again while renditions are asked for without pause. Then the server's peak RSS while a JPEG of noise near IMAGE_MAX_BYTES is uploaded, then 20 at once. Last, Directus ${DIRECTUS_VERSION} (its defaults, SQLite, pinned as cartelera is) is given the same JPEG through \`/files\`, and wrk asks for its \`/assets\` transform of the same box and format, warmed once as cartelera's.`,
+      `\`npm run bench\` (bench/images.ts), ${utcMinute()}, Node ${process.version}, SQLite, 1,000 movies: wrk (one thread, 32 connections, ${SECONDS} s) asks for lookups by title, then for one kept rendition over and over. Then ${sample} distinct renditions (boxes of 64 to 640 px, both fits, WebP and JPEG) of a 4000×3000 JPEG are asked for, ${PARALLEL} at a time, and the same ${sample} are made by the service's render function in a bare process pinned to the server's CPU, its libvips threads at the server's encoders' priority (the bench's own client runs on wrk's CPU), and the CPU time each rendition cost is counted on both sides; then lookups are measured again while renditions are asked for without pause. Then the server's peak RSS while a JPEG of noise near IMAGE_MAX_BYTES is uploaded, then 20 at once. Last, Directus ${DIRECTUS_VERSION} (its defaults, SQLite, pinned as cartelera is) is given the same JPEG through \`/files\`, and wrk asks for its \`/assets\` transform of the same box and format, warmed once as cartelera's.`,
       '',
       '| scenario | rate or memory | against its target | |',
       '|---|---:|---|---|',

@@ -11,6 +11,11 @@ export function pinned(cpu: number, argv: string[]): string[] {
   return canPin ? ['taskset', '-c', String(cpu), ...argv] : argv;
 }
 
+/** Moves this process, every thread of it, onto `cpu` (nothing when it cannot be pinned). */
+export function pinSelf(cpu: number): void {
+  if (canPin) spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
+}
+
 export const pinning = canPin ? 'servers on CPU 0, wrk on CPU 1 (taskset)' : 'not pinned (no taskset, or a single CPU)';
 
 // Whatever must be undone at exit, newest first: servers, temp folders, PostgreSQL.

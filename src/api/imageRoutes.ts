@@ -10,7 +10,9 @@ import type { Db } from '../db/schema.js';
 import { answerCache } from '../cache/answers.js';
 import type { Versions } from '../cache/versions.js';
 import { judgeImage } from '../images/judge.js';
+import { RecentOriginals } from '../images/originals.js';
 import { Slots } from '../images/slots.js';
+import { temporaryFile, type TemporaryFile } from '../images/spool.js';
 import type { RenditionCache } from '../images/cache.js';
 import { AJUSTES, FORMATOS, MIME, SIZES, formatFor, isOpaque, render, renditionTag, type Wanted } from '../images/renditions.js';
 import type { AnyResource } from '../resources/define.js';
@@ -43,6 +45,9 @@ const route = (operation: 'read' | 'create' | 'update' | 'remove') => ({ config:
 /** Renditions held in memory; one over a sixteenth of it (1 MiB, a large 2560-px one) is read from the disk each time. */
 const KEPT_IN_MEMORY = { entries: 10_000, bytes: 16 * 1024 * 1024 };
 
+/** Originals held in memory while their renditions are made: at least one of IMAGE_MAX_BYTES' default (20 MiB). */
+const ORIGINALS_IN_MEMORY = 32 * 1024 * 1024;
+
 /** Text parts an upload may carry besides `archivo`: the fields a client gives. */
 const FIELD_PARTS = 12;
 
@@ -56,7 +61,7 @@ export async function imageRoutes(
 ): Promise<void> {
   const schema = routeSchemas(imagenes, relationsOf(imagenes));
   // An upload holds its file (up to IMAGE_MAX_BYTES) and decodes it whole: twice as many at once as cores (one reads while one
-  // decodes), the others wait with their bodies unread.
+  // decodes), the others wait with their files in temporary files (below).
   const uploads = new Slots(2 * availableParallelism());
   // An upload names its record and says what the image shows; the rest has defaults.
   const Upload = { ...Type.Partial(imagenes.schemas.create), required: ['recurso', 'clave', 'alt'] };
@@ -72,14 +77,24 @@ export async function imageRoutes(
         415: 'The body is not multipart/form-data, or the file is no JPEG, PNG, WebP or AVIF (judged by its content).',
       },
     };
+    const store = async (request: FastifyRequest, { fields, file }: Form) => {
+      const body = validated<Row>(Upload, fields, limits.timeZone);
+      if (!file) throw invalid(messages.image.missingFile, 'archivo');
+      const datos = Buffer.isBuffer(file) ? file : await file.take();
+      return createImage(db, body, await judgeImage(datos, limits.maxPixels), { quien: request.quien });
+    };
     scope.post('/imagenes', { schema: { ...create, described }, ...route('create') }, async (request, reply) => {
-      const created = await uploads.run(async () => {
-        const { fields, file } = await upload(request, limits.maxBytes);
-        const body = validated<Row>(Upload, fields, limits.timeZone);
-        if (!file) throw invalid(messages.image.missingFile, 'archivo');
-        return createImage(db, body, await judgeImage(file, limits.maxPixels), { quien: request.quien });
-      });
-      return answer(reply.code(201).header('location', (imagenes as AnyResource).location(created)), created);
+      // With every slot taken, the file goes to a temporary file while the upload waits: its request is then read whole, so
+      // REQUEST_TIMEOUT_MS counts the client's sending, not the wait, and the wait holds no more than a few chunks in memory.
+      // Where no temporary file can be made, the upload waits with its body unread.
+      const temporary = uploads.full ? await temporaryFile() : undefined;
+      try {
+        const spooled = temporary && (await upload(request, limits.maxBytes, temporary));
+        const created = await uploads.run(async () => store(request, spooled ?? (await upload(request, limits.maxBytes))));
+        return answer(reply.code(201).header('location', (imagenes as AnyResource).location(created)), created);
+      } finally {
+        await temporary?.remove();
+      }
     });
   });
 
@@ -118,6 +133,7 @@ export async function imageRoutes(
   };
   // Renditions asked for lately, answered from memory while their image is unchanged; the disk keeps the rest.
   const pictures = answerCache(versions, 'imagenes', KEPT_IN_MEMORY);
+  const originals = new RecentOriginals(ORIGINALS_IN_MEMORY);
   app.get('/imagenes/:id/archivo', { schema: picture, ...route('read') }, async (request, reply) => {
     const { id } = request.params as { id: number };
     const query = request.query as Record<string, string | undefined>;
@@ -133,8 +149,8 @@ export async function imageRoutes(
         .where('imagenes.id', '=', id)
         .executeTakeFirst();
       if (!image) throw notFound(messages.notFoundById(imagenes.nouns, id));
-      const original = async () =>
-        Buffer.from((await db.selectFrom('imagen_archivos').select('datos').where('imagen_id', '=', id).executeTakeFirstOrThrow()).datos);
+      const original = () =>
+        originals.get(image.digest, async () => (await db.selectFrom('imagen_archivos').select('datos').where('imagen_id', '=', id).executeTakeFirstOrThrow()).datos);
       const opaque = await opacity.of(image.digest, async () => isOpaque(await original()));
       const wanted: Wanted = {
         ancho: sizeParam(query, 'ancho'),
@@ -171,20 +187,22 @@ function oneOf<T extends string>(query: Record<string, string | undefined>, name
   return value as T;
 }
 
+/** An upload's text parts and its file: its bytes, or the temporary file that holds them. */
+interface Form {
+  fields: Row;
+  file?: Buffer | TemporaryFile;
+}
+
 /**
  * The file's bytes, read as they arrive into one buffer sized from the request's length (a bound
- * on the file's), so the upload is held once. Refused the moment it passes `maxBytes`: the rest of
- * the body is never read (the answer goes out and the connection closes lingering).
+ * on the file's), so the upload is held once.
  */
-async function whole(file: Readable & { truncated: boolean }, requestBytes: number, maxBytes: number): Promise<Buffer> {
-  // The multipart parser stops at `maxBytes` and says so.
-  file.once('limit', () => file.destroy(tooLarge(messages.image.tooManyBytes(maxBytes))));
+async function whole(file: Readable, requestBytes: number, maxBytes: number): Promise<Buffer> {
   // Node holds a body to its length; one sent without a length is gathered in chunks.
   const sized = Number.isSafeInteger(requestBytes) && requestBytes > 0 ? Buffer.allocUnsafe(Math.min(requestBytes, maxBytes)) : undefined;
   const chunks: Buffer[] = [];
   let read = 0;
   for await (const chunk of file as AsyncIterable<Buffer>) {
-    if (file.truncated) throw tooLarge(messages.image.tooManyBytes(maxBytes));
     if (sized) chunk.copy(sized, read);
     else chunks.push(chunk);
     read += chunk.length;
@@ -192,11 +210,15 @@ async function whole(file: Readable & { truncated: boolean }, requestBytes: numb
   return sized ? sized.subarray(0, read) : Buffer.concat(chunks);
 }
 
-/** The upload's text parts and its file, read to `maxBytes` and no further. */
-async function upload(request: FastifyRequest, maxBytes: number): Promise<{ fields: Row; file?: Buffer }> {
+/**
+ * The upload's text parts and its file, read to `maxBytes` and no further: refused the moment it
+ * passes, the rest of the body never read (the answer goes out and the connection closes
+ * lingering). The file is read into memory, or written to `into`.
+ */
+async function upload(request: FastifyRequest, maxBytes: number, into?: TemporaryFile): Promise<Form> {
   if (!request.isMultipart()) throw new HttpError(415, messages.image.notMultipart);
   const fields: Row = {};
-  let file: Buffer | undefined;
+  let file: Buffer | TemporaryFile | undefined;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -204,7 +226,12 @@ async function upload(request: FastifyRequest, maxBytes: number): Promise<{ fiel
           part.file.resume();
           continue;
         }
-        file = await whole(part.file, Number(request.headers['content-length']), maxBytes);
+        // The multipart parser stops at `maxBytes` and says so.
+        part.file.once('limit', () => part.file.destroy(tooLarge(messages.image.tooManyBytes(maxBytes))));
+        if (into) await into.write(part.file).catch(diskFault);
+        file = into ?? (await whole(part.file, Number(request.headers['content-length']), maxBytes));
+        // A limit reached before the listener above was attached leaves the file cut short, and says so only here.
+        if (part.file.truncated) throw tooLarge(messages.image.tooManyBytes(maxBytes));
       } else {
         fields[part.fieldname] = part.value;
       }
@@ -214,4 +241,12 @@ async function upload(request: FastifyRequest, maxBytes: number): Promise<{ fiel
     throw error;
   }
   return { fields, file };
+}
+
+/** A temporary file that could not be written whole: the disk is full or takes no writes, answered as the store's would be. */
+function diskFault(error: unknown): never {
+  const { code } = error as { code?: unknown };
+  if (code === 'ENOSPC' || code === 'EDQUOT') throw new HttpError(503, messages.storeFull);
+  if (code === 'EROFS' || code === 'EIO') throw new HttpError(503, messages.storeReadOnly);
+  throw error;
 }

@@ -27,9 +27,16 @@ export interface Source {
 
 export const MIME: Record<Formato, string> = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' };
 
-/** The strong ETag of a rendition: it changes whenever its bytes can (the file, the focal point, the box, the format). */
+/**
+ * How `render` makes a rendition: a new number whenever a change to it changes a rendition's bytes,
+ * so that no client holds bytes of before under an ETag of now. 2: `cubrir` in one pipeline (1
+ * encoded the resized picture in the original's format, then cut it from that).
+ */
+const RENDER_VERSION = 2;
+
+/** The strong ETag of a rendition: it changes whenever its bytes can (the file, the focal point, the box, the format, the way it is made). */
 export function renditionTag(source: Omit<Source, 'datos'>, wanted: Wanted): string {
-  const key = [source.digest, source.foco_x, source.foco_y, wanted.ancho, wanted.alto, wanted.ajuste, wanted.formato].join(' ');
+  const key = [source.digest, source.foco_x, source.foco_y, wanted.ancho, wanted.alto, wanted.ajuste, wanted.formato, RENDER_VERSION].join(' ');
   return `"${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`;
 }
 
@@ -62,7 +69,7 @@ export async function render(source: Source, wanted: Wanted, opaque: boolean): P
     const sh = Math.max(box.height, Math.round(source.alto * scale));
     const left = cropStart(source.foco_x, sw, box.width);
     const top = cropStart(source.foco_y, sh, box.height);
-    image = sharp(await image.resize(sw, sh, { fit: 'fill' }).toBuffer()).extract({ left, top, width: box.width, height: box.height });
+    image = image.resize(sw, sh, { fit: 'fill' }).extract({ left, top, width: box.width, height: box.height });
   }
   if (wanted.formato === 'jpeg' && !opaque) image = image.flatten({ background: '#ffffff' });
   return image.toFormat(wanted.formato).toBuffer();

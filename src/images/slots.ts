@@ -8,6 +8,11 @@ export class Slots {
 
   constructor(private readonly count: number) {}
 
+  /** Whether a task run now would wait. */
+  get full(): boolean {
+    return this.running >= this.count;
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.running >= this.count) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.running++;

@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { readdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
+import { PassThrough } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { encodings, RenditionCache } from '../../src/images/cache.js';
+import { RecentOriginals } from '../../src/images/originals.js';
 import { tempDir } from '../tempDir.js';
 import { upload as multipart } from './uploads.js';
 import { assertError, buildTestApp, createArtista, createEventoUrbano, createPelicula, send, type Json } from '../helpers.js';
@@ -144,6 +149,19 @@ describe('images', () => {
     assertError(await send(app, 'GET', `${url}?formato=gif`), 400, { details: "El parámetro 'formato' admite: avif, webp, jpeg, png." });
   });
 
+  it('when cubrir\'s box has the picture\'s own ratio, then it answers the same pixels as contener: nothing is encoded between the resize and the crop', async () => {
+    const movie = await createPelicula(app);
+    const image = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'x' }, jpeg);
+    const pixels = async (ajuste: string) => {
+      const res = await send(app, 'GET', `/imagenes/${image.id}/archivo?ancho=480&alto=320&ajuste=${ajuste}&formato=png`);
+      assert.equal(res.statusCode, 200);
+      return sharp(res.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    };
+    const [cubrir, contener] = [await pixels('cubrir'), await pixels('contener')];
+    assert.deepEqual([cubrir.info.width, cubrir.info.height], [300, 200]);
+    assert.ok(cubrir.data.equals(contener.data));
+  });
+
   it('when an image is edited, then PUT resets what it omits, a recurso or clave change is refused, and a missing image is 404', async () => {
     const movie = await createPelicula(app);
     const image = await uploaded(app, { recurso: 'peliculas', clave: movie.id, alt: 'x', credito: 'Ana', foco_x: 10 }, jpeg);
@@ -275,6 +293,65 @@ describe('images', () => {
   });
 });
 
+describe('uploads waiting their turn', () => {
+  it('when an upload waits for a slot past REQUEST_TIMEOUT_MS, then its wait does not count: it is stored, not cut with 408', async () => {
+    const app = await buildTestApp({ REQUEST_TIMEOUT_MS: '500', HEADERS_TIMEOUT_MS: '500', IMAGE_MAX_BYTES: String(4 * 1024 * 1024) });
+    // The waiting uploads' temporary files go here, to be seen gone afterwards.
+    const temporary = tempDir('cartelera-uploads-');
+    const systemTemporary = process.env.TMPDIR;
+    process.env.TMPDIR = temporary;
+    try {
+      const address = await app.listen({ port: 0, host: '127.0.0.1' });
+      const movie = await createPelicula(app);
+      // An uncompressed PNG of about 1 MB: far more than the buffers between a client and the route hold.
+      const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#804020' } }).png({ compressionLevel: 0 }).toBuffer();
+      // Every slot held by an upload whose last bytes the test keeps back. Injected, it has no request clock.
+      const holders = Array.from({ length: 2 * availableParallelism() }, () => new PassThrough());
+      const held = await Promise.all(holders.map(async (holder, n) => {
+        const { headers, payload } = await form({ recurso: 'peliculas', clave: movie.id, alt: `retenida ${n}` }, png);
+        const answer = app.inject({ method: 'POST', url: '/imagenes', headers, payload: holder });
+        // It drains only as its route reads it, which it does in its slot.
+        if (!holder.write(payload.subarray(0, -64))) await once(holder, 'drain');
+        return { answer, tail: payload.subarray(-64) };
+      }));
+      const { headers, payload } = await form({ recurso: 'peliculas', clave: movie.id, alt: 'en espera' }, png);
+      const waiting = http.request(`${address}/imagenes`, { method: 'POST', headers: { ...headers, 'content-length': payload.length } });
+      let answered = false;
+      const answer = once(waiting, 'response').then(async ([res]) => {
+        answered = true;
+        const r = res as http.IncomingMessage;
+        return { status: r.statusCode, body: JSON.parse(await text(r)) as Json };
+      });
+      waiting.end(payload);
+      await once(waiting, 'finish');
+      // A request begun after it, cut for its clock: the waiting upload's REQUEST_TIMEOUT_MS has passed too.
+      const later = connect(Number(new URL(address).port), '127.0.0.1');
+      later.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+      later.setEncoding('utf8');
+      const [cut] = (await once(later, 'data')) as [string];
+      later.destroy();
+      assert.match(cut, /^HTTP\/1\.1 408 /);
+      assert.equal(answered, false, 'the upload was answered (cut) while it waited for its slot');
+      assert.equal(readdirSync(temporary).length, 1, 'its file waits in a temporary file');
+      // One over IMAGE_MAX_BYTES is refused while it is written there, and leaves nothing.
+      assertError(await upload(app, { recurso: 'peliculas', clave: movie.id, alt: 'grande' }, Buffer.alloc(4 * 1024 * 1024 + 1)), 413, { details: 'El archivo supera el máximo de 4 MB.' });
+      assert.equal(readdirSync(temporary).length, 1);
+      for (const [n, { tail }] of held.entries()) holders[n]?.end(tail);
+      assert.deepEqual((await Promise.all(held.map((h) => h.answer))).map((r) => r.statusCode), holders.map(() => 201));
+      const { status, body } = await answer;
+      assert.equal(status, 201, JSON.stringify(body));
+      assert.equal(body.bytes, png.length);
+      const listed = (await send(app, 'GET', `/imagenes?recurso=peliculas&clave=${movie.id}`)).json<Json[]>();
+      assert.equal(listed.length, holders.length + 1);
+      assert.deepEqual(readdirSync(temporary), []);
+    } finally {
+      if (systemTemporary === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = systemTemporary;
+      await app.close();
+    }
+  });
+});
+
 describe('the renditions kept on disk', () => {
   it('when an image\'s renditions are made in turn, then each stays kept until one is made from a new state of the image', async () => {
     const cache = new RenditionCache(join(tempDir('cartelera-renditions-'), 'kept'), 1024 * 1024);
@@ -286,5 +363,24 @@ describe('the renditions kept on disk', () => {
     assert.equal((await get('s2', 'a')).toString(), 's2 a');
     assert.deepEqual(made, ['a', 'b', 'c', 'a'], 'renditions of the image before it changed are made anew');
     cache.clear();
+  });
+});
+
+describe('the originals kept in memory', () => {
+  it('when renditions of the same images are made in turn, then each original is read once while it fits, the least recently used going first', async () => {
+    const originals = new RecentOriginals(10);
+    const reads: string[] = [];
+    const get = (digest: string, bytes: number) => originals.get(digest, async () => (reads.push(digest), new Uint8Array(bytes).fill(digest.charCodeAt(0))));
+    for (const digest of ['a', 'b', 'a', 'b', 'a']) await get(digest, 4);
+    assert.deepEqual(reads, ['a', 'b']);
+    assert.deepEqual([...(await get('a', 4))], [97, 97, 97, 97], 'the bytes as the store gave them');
+    await get('c', 4); // 12 bytes: b, the least recently used, goes
+    await get('a', 4);
+    await get('b', 4);
+    assert.deepEqual(reads, ['a', 'b', 'c', 'b']);
+    await get('d', 11); // larger than the whole budget: read each time, never kept
+    await get('d', 11);
+    await get('a', 4);
+    assert.deepEqual(reads, ['a', 'b', 'c', 'b', 'd', 'd']);
   });
 });
