@@ -58,6 +58,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       poolMax: config.DATABASE_POOL_MAX,
       statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
       sqliteSynchronous: config.SQLITE_SYNCHRONOUS,
+      sqliteCheckpointsBeside: true,
       onConnectionError: (error) => app.log.warn({ reason: error.message }, 'database connection lost'),
     });
     const opened = db;

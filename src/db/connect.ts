@@ -12,13 +12,15 @@ export interface StoreOptions {
   statementTimeoutMs: number;
   /** SQLite: whether a commit is synced to disk before it returns (`full`, the default) or at checkpoints only (`normal`). */
   sqliteSynchronous?: 'full' | 'normal';
+  /** SQLite: checkpoints in a worker thread, off the event loop (the service), or in the commits that reach SQLite's mark (a command's). */
+  sqliteCheckpointsBeside?: boolean;
   /** Told when a connection fails (say, the server restarting); the query on it, if any, fails too. */
   onConnectionError?: (error: Error) => void;
 }
 
 /** Opens the store named by a DATABASE_URL (see docs/configuration.md). */
 export function openDatabase(url: string, options: StoreOptions = { poolMax: 10, statementTimeoutMs: 5000 }): Db {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.sqliteSynchronous ?? 'full');
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), { synchronous: options.sqliteSynchronous ?? 'full', checkpointsBeside: options.sqliteCheckpointsBeside ?? false });
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error(`DATABASE_URL must start with sqlite:, postgres:// or postgresql:// (got "${url}")`);
 }

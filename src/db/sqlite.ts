@@ -2,6 +2,7 @@ import { accessSync, closeSync, constants, fdatasync, fdatasyncSync, mkdirSync, 
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import { checkpointsBeside, type Checkpoints } from './checkpoints.js';
 import type { Database, Db } from './schema.js';
 
 /**
@@ -20,7 +21,13 @@ let writesInProcess = 0;
 /** The folders of the file stores this process opened: where a disk fault of SQLite's is looked for. */
 const folders = new Set<string>();
 
-export function openSqlite(path: string, synchronous: 'full' | 'normal'): Db {
+export interface SqliteOptions {
+  synchronous: 'full' | 'normal';
+  /** Checkpoints in a worker thread on a connection of their own (checkpoints.ts), not in this connection's commits: the service's. */
+  checkpointsBeside: boolean;
+}
+
+export function openSqlite(path: string, { synchronous, checkpointsBeside: beside }: SqliteOptions): Db {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true });
     folders.add(dirname(path));
@@ -38,9 +45,10 @@ export function openSqlite(path: string, synchronous: 'full' | 'normal'): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   const durability = synchronous === 'full' && !sqlite.memory ? new Durability(sqlite) : undefined;
+  const checkpoints = beside && !sqlite.memory ? checkpointsBeside(sqlite) : undefined;
   const writer = reusingStatements(sqlite, true, durability);
   const reader = sqlite.memory ? undefined : () => reusingStatements(readOnlyConnection(sqlite), false);
-  const db = new Kysely<Database>({ dialect: new SharingDialect(writer, reader) });
+  const db = new Kysely<Database>({ dialect: new SharingDialect(writer, reader, checkpoints) });
   handles.set(db, sqlite);
   if (durability) durabilities.set(db, durability);
   return db;
@@ -112,12 +120,13 @@ class SharingDialect extends SqliteDialect {
   constructor(
     private readonly writer: SQLite.Database,
     private readonly reader: (() => SQLite.Database) | undefined,
+    private readonly checkpoints: Checkpoints | undefined,
   ) {
     super({ database: writer });
   }
 
   override createDriver(): Driver {
-    return new SharingDriver(this.writer, this.reader);
+    return new SharingDriver(this.writer, this.reader, this.checkpoints);
   }
 }
 
@@ -130,6 +139,7 @@ class SharingDriver implements Driver {
   constructor(
     private readonly writer: SQLite.Database,
     private readonly openReader: (() => SQLite.Database) | undefined,
+    private readonly checkpoints: Checkpoints | undefined,
   ) {
     this.own = new Connection(writer);
   }
@@ -173,6 +183,7 @@ class SharingDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    await this.checkpoints?.stop();
     this.readerHandle?.close();
     this.writer.close();
   }

@@ -1,0 +1,44 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import type { CheckpointWork } from './checkpoints.js';
+
+// A file store's checkpoints, in a worker thread on a connection of its own (db/checkpoints.ts): the
+// pages the WAL holds are copied into the database file here, never inside a commit of the service.
+const { path, everyMs } = workerData as CheckpointWork;
+
+lowerPriority();
+const sqlite = new SQLite(path, { fileMustExist: true });
+sqlite.pragma('busy_timeout = 5000');
+// The WAL is synced before its pages are copied and the database file after: the WAL starts over
+// (overwriting what it held) only once all of it is on disk in the file.
+sqlite.pragma('synchronous = NORMAL');
+// PASSIVE: copies what no reader still needs, and never waits for the service's writes or reads.
+const checkpoint = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+
+const ticking = setInterval(() => {
+  try {
+    checkpoint.get();
+  } catch {
+    // A full disk, a read-only file system: every commit is still in the WAL; the next tick tries again.
+  }
+}, everyMs);
+
+parentPort?.once('message', () => {
+  clearInterval(ticking);
+  sqlite.close();
+  parentPort?.close();
+});
+
+/**
+ * Below the event loop's thread (Linux: a thread's own nice value): where the service has one CPU, a
+ * checkpoint takes the time the event loop leaves instead of taking turns with it.
+ */
+function lowerPriority(): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
+  } catch {
+    // No /proc/thread-self: the checkpoints run at the service's priority.
+  }
+}
