@@ -78,8 +78,8 @@ export async function replaceRecord(
   db: Db, resource: AnyResource, key: number, body: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const given = withoutKey(resource, body, key);
-  const whole = () => resource.whole(given);
-  return modifyRecord(db, resource, key, context, precondition, whole, () => body, whole);
+  const whole = resource.whole(given);
+  return modifyRecord(db, resource, key, context, precondition, () => whole, () => body, whole);
 }
 
 /** Changes some fields (a JSON merge patch, RFC 7396), keeping the rest; undefined when there is no such record. */
@@ -88,16 +88,14 @@ export async function patchRecord(
 ): Promise<Row | undefined> {
   const changes = withoutKey(resource, patch, key);
   const merged = (current: Row) => resource.whole({ ...pick(current, resource.fieldNames), ...changes });
-  return modifyRecord(db, resource, key, context, precondition, merged, merged, () => changes);
+  return modifyRecord(db, resource, key, context, precondition, merged, merged, changes);
 }
 
 /**
  * Stores `fieldsOf(current)` over the record with this key, after `precondition` accepted it as it
  * stands; undefined when there is none. A refusal's sentence names the values of `named(current)`.
- * `sent()` is what the write sets over any record (a PUT's whole record, a PATCH's fields) when the
- * resource's columns are the fields as sent (answeredInSql); asked only then, as a PUT's record
- * whole may be refused, and a refusal waits until the record is known to be there and as If-Match
- * says. On PostgreSQL a write alone with no
+ * `sent` is what the write sets over any record (a PUT's whole record, a PATCH's fields) when the
+ * resource's columns are the fields as sent (answeredInSql). On PostgreSQL a write alone with no
  * precondition is then one statement that reads, writes and logs (modifiedAtOnce); another first
  * reads the record, then stores it and its change in one statement that only applies while the
  * record is as read (updateLogged). Either way, if another write changed the record in between, it
@@ -105,12 +103,11 @@ export async function patchRecord(
  */
 async function modifyRecord(
   db: Db, resource: AnyResource, key: number, context: ChangeContext, precondition: Precondition | undefined,
-  fieldsOf: (current: Row) => Row, named: (current: Row) => Row, sent: () => Row,
+  fieldsOf: (current: Row) => Row, named: (current: Row) => Row, sent: Row,
 ): Promise<Row | undefined> {
   const { answeredInSql } = resource;
-  const known = autocommits(db) && precondition === undefined && answeredInSql ? sent() : {};
-  if (answeredInSql && Object.keys(known).length > 0) {
-    const modified = await modifiedAtOnce(db, resource, key, answeredInSql, known, context, named);
+  if (autocommits(db) && precondition === undefined && answeredInSql && Object.keys(sent).length > 0) {
+    const modified = await modifiedAtOnce(db, resource, key, answeredInSql, sent, context, named);
     if (modified !== RACED) return modified;
   } else if (autocommits(db)) {
     const read = await versionedRow(db, resource.table, resource.key.name, key);
