@@ -12,7 +12,6 @@ import * as freeVersionSlots from './migrations/0008_free_version_slots.js';
 import * as images from './migrations/0009_images.js';
 import * as venuesShowtimes from './migrations/0010_venues_showtimes.js';
 import * as imageRecords from './migrations/0011_image_records.js';
-import * as versionsOfUpdates from './migrations/0012_versions_of_updates.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -31,7 +30,6 @@ const migrations: Record<string, Migration> = {
   '0009_images': images,
   '0010_venues_showtimes': venuesShowtimes,
   '0011_image_records': imageRecords,
-  '0012_versions_of_updates': versionsOfUpdates,
 };
 
 /** Every migration, oldest first. */
