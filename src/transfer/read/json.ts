@@ -1,12 +1,11 @@
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import Assembler from 'stream-json/assembler.js';
 import { parser } from 'stream-json/parser.js';
-import { exactNumber, firstInexactNumber } from '../../catalogue/numbers.js';
+import { firstInexactNumber } from '../../catalogue/numbers.js';
 import type { AnyResource } from '../../resources/define.js';
 import { transferred as resources } from '../../resources/index.js';
 import { DOCUMENT } from '../export.js';
+import { DocumentText, NotAnObject, NotJson, parsed, type Part } from './documentText.js';
 import { BATCH, UnreadableInput, type Incoming, type Place } from './types.js';
 
 const byName = new Map(resources.map((r) => [r.name.toLowerCase(), r]));
@@ -22,78 +21,78 @@ const full = (batch: Incoming[]) => {
   return batch.length >= BATCH || (last !== undefined && 'resource' in last && last.resource.file !== undefined && last.resource.file in last.record);
 };
 
-function counted(file: string, bytesRead: (n: number) => void): Readable {
-  const stream = createReadStream(file);
-  stream.on('data', (chunk) => bytesRead(chunk.length));
-  return stream;
-}
-
-/** `{"formato":"cartelera","version":1,…,"peliculas":[…],…}`, read a page of records at a time. */
+/** `{"formato":"cartelera","version":1,…,"peliculas":[…],…}`, read a piece at a time, each record's text parsed whole. */
 export async function* readDocument(file: string, bytesRead: (n: number) => void): AsyncGenerator<Incoming[]> {
-  // Numbers stay text until exactNumber has judged them: a rounded number must be refused, as the API does.
-  const tokens = counted(file, bytesRead).pipe(parser.asStream({ packValues: true, streamValues: false }));
-  let depth = 0;
-  let key: string | undefined;
+  let key = '';
   let list: { resource?: AnyResource; name: string; position: number } | undefined;
-  let value: Assembler | undefined;
   const header: Record<string, unknown> = {};
-  function take(token: parser.Token, out: Incoming[]): void {
-    if (!value) {
-      if (depth === 0) {
-        if (token.name !== 'startObject') throw new UnreadableInput(`${file}: not a cartelera document (an object was expected)`);
-        depth = 1;
+  const text = new DocumentText((name) => !(name in header));
+  function take(part: Part, out: Incoming[]): void {
+    switch (part.kind) {
+      case 'key':
+        key = part.key;
+        return;
+      case 'value':
+        header[key] = parsed(part.text);
+        return;
+      case 'list': {
+        const resource = listNamed(key);
+        if (resource?.name !== key) out.push({ problem: `unknown list '${key}' (expected ${resources.map((r) => r.name).join(', ')})`, place: { file } });
+        list = { resource: resource?.name === key ? resource : undefined, name: key, position: 0 };
         return;
       }
-      if (!list) {
-        if (token.name === 'keyValue') {
-          key = token.value;
-          return;
-        }
-        if (token.name === 'endObject') {
-          depth = 0;
-          return;
-        }
-        if (token.name === 'startArray' && key !== undefined && !(key in header)) {
-          const resource = listNamed(key);
-          if (resource?.name !== key) out.push({ problem: `unknown list '${key}' (expected ${resources.map((r) => r.name).join(', ')})`, place: { file } });
-          list = { resource: resource?.name === key ? resource : undefined, name: key, position: 0 };
-          return;
-        }
-      } else if (token.name === 'endArray') {
+      case 'listEnd':
         list = undefined;
         return;
+      case 'item': {
+        const record = parsed(part.text);
+        if (!list) return;
+        const place = { file, list: list.name, position: ++list.position };
+        if (list.resource) out.push(isRecord(record) ? { resource: list.resource, record: keptExact(part.text, record), place } : { problem: 'not a JSON object', place });
       }
-      value = new Assembler({ numberAsString: true });
     }
-    value.consume(exactly(token));
-    if (!value.done) return;
-    const done = value.current;
-    value = undefined;
-    if (!list) {
-      if (key !== undefined) header[key] = done;
-      return;
-    }
-    const place = { file, list: list.name, position: ++list.position };
-    if (list.resource) out.push(isRecord(done) ? { resource: list.resource, record: done, place } : { problem: 'not a JSON object', place });
   }
+  let batch: Incoming[] = [];
   try {
-    yield* inBatches(tokens, take);
+    const decoder = new StringDecoder('utf8');
+    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+      bytesRead(chunk.length);
+      for (const part of text.parts(decoder.write(chunk))) {
+        take(part, batch);
+        if (full(batch)) {
+          yield batch;
+          batch = [];
+        }
+      }
+    }
+    for (const part of [...text.parts(decoder.end()), ...text.end()]) take(part, batch);
   } catch (error) {
-    if (error instanceof UnreadableInput) throw error;
-    throw new UnreadableInput(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    if (error instanceof NotAnObject) throw new UnreadableInput(`${file}: not a cartelera document (an object was expected)`);
+    // stream-json's words for what is wrong, as this reader has always named it; the scanner's own when it finds nothing.
+    const problem = error instanceof NotJson ? ((await streamJsonProblem(file)) ?? error.message) : error instanceof Error ? error.message : String(error);
+    throw new UnreadableInput(`${file}: not valid JSON (${problem})`);
   }
+  if (batch.length > 0) yield batch;
   if (header.formato !== DOCUMENT.formato || header.version !== DOCUMENT.version) {
     throw new UnreadableInput(`${file}: not a cartelera document of version ${DOCUMENT.version} ("formato":"${DOCUMENT.formato}","version":${DOCUMENT.version})`);
   }
 }
 
-/**
- * A number token as its value when that is exact, or as its text, which validation refuses as it
- * refuses the API's inexact numbers. (With numberAsString, the assembler keeps what it is given.)
- */
-function exactly(token: parser.Token): parser.Token {
-  if (token.name !== 'numberValue') return token;
-  return { name: 'numberValue', value: (exactNumber(token.value) ?? token.value) as string };
+/** What stream-json's parser says is wrong with `file`'s JSON, read through once more; undefined when it finds nothing. */
+async function streamJsonProblem(file: string): Promise<string | undefined> {
+  try {
+    for await (const token of createReadStream(file).pipe(parser.asStream({ packValues: true, streamValues: false }))) void token;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  return undefined;
+}
+
+/** As the API does: a number the parse rounded stays the text it was, and validation refuses it naming its field. */
+function keptExact(text: string, record: Record<string, unknown>): Record<string, unknown> {
+  const inexact = firstInexactNumber(text);
+  if (inexact?.key !== undefined && inexact.key in record) record[inexact.key] = inexact.literal;
+  return record;
 }
 
 /** One `{"recurso":…,"registro":{…}}` a line; blank lines are skipped. */
@@ -155,63 +154,7 @@ function ndjsonEntry(text: string, place: Place): Incoming {
   if (!isRecord(entry) || !resource || !isRecord(entry.registro)) {
     return { problem: `not a {"recurso":…,"registro":{…}} line naming one of ${resources.map((r) => r.name).join(', ')}`, place };
   }
-  // As the API does: a number the parse rounded is refused, naming its field.
-  const inexact = firstInexactNumber(text);
-  if (inexact?.key !== undefined && inexact.key in entry.registro) entry.registro[inexact.key] = inexact.literal;
-  return { resource, record: entry.registro, place };
-}
-
-/**
- * What `take` makes of each item `source` emits, in batches: items are handled as they arrive, and
- * the source waits while a full batch is not yet taken.
- */
-async function* inBatches<T>(source: Readable, take: (item: T, out: Incoming[]) => void): AsyncGenerator<Incoming[]> {
-  let out: Incoming[] = [];
-  let ended = false;
-  let failure: unknown;
-  let wake: (() => void) | undefined;
-  const poke = () => {
-    const waiting = wake;
-    wake = undefined;
-    waiting?.();
-  };
-  source.on('data', (item: T) => {
-    try {
-      take(item, out);
-    } catch (error) {
-      failure ??= error;
-      source.destroy();
-    }
-    if (full(out) || failure !== undefined) {
-      source.pause();
-      poke();
-    }
-  });
-  source.once('end', () => {
-    ended = true;
-    poke();
-  });
-  source.once('error', (error) => {
-    failure ??= error;
-    poke();
-  });
-  try {
-    for (;;) {
-      if (failure !== undefined) throw failure;
-      if (full(out) || (ended && out.length > 0)) {
-        const batch = out;
-        out = [];
-        yield batch;
-        source.resume();
-      } else if (ended) {
-        return;
-      } else {
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-    }
-  } finally {
-    source.destroy();
-  }
+  return { resource, record: keptExact(text, entry.registro), place };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
