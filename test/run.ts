@@ -5,8 +5,9 @@
 //
 // Files under test/sqlite/ and test/postgres/ run on that backend only; every other file on both.
 // Arguments narrow the run to some files: `npm test -- test/api/crud.test.ts`; `--sqlite` runs the
-// SQLite pass alone, and `--no-browser` leaves out the admin's browser tests unless files are named
-// (both what `npm run test:node24` does: the admin runs in Chromium, whichever Node.js serves it);
+// SQLite pass alone, `--no-browser` leaves out the admin's browser tests and `--without=<folders>`
+// the files under those folders (comma-separated) unless files are named: `npm run test:node24`
+// takes `--sqlite --no-browser --without=test/cli/,test/fuzz/` (docs/development.md says why);
 // `--no-build` uses the `dist/` already built (`bash .ci/run`, after `npm ci` built it).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -31,8 +32,10 @@ const all = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' 
 const options = ['--sqlite', '--no-browser', '--no-build'];
 const args = process.argv.slice(2);
 const sqliteOnly = args.includes('--sqlite');
-const chosen = args.filter((a) => !options.includes(a)).map((f) => relative(root, join(process.cwd(), f)));
-const everyFile = args.includes('--no-browser') ? all.filter((f) => !f.startsWith('test/sqlite/browser/')) : all;
+const chosen = args.filter((a) => !options.includes(a) && !a.startsWith('--without=')).map((f) => relative(root, join(process.cwd(), f)));
+const without = args.filter((a) => a.startsWith('--without=')).flatMap((a) => a.slice('--without='.length).split(','));
+const leftOut = [...(args.includes('--no-browser') ? ['test/sqlite/browser/'] : []), ...without];
+const everyFile = all.filter((f) => !leftOut.some((folder) => f.startsWith(folder)));
 const files = chosen.length > 0 ? all.filter((f) => chosen.includes(f)) : everyFile;
 const only = (backend: string) => files.filter((f) => !/^test\/(sqlite|postgres)\//.test(f) || f.startsWith(`test/${backend}/`));
 
