@@ -3,28 +3,18 @@
 // file's 64 KiB pieces reads as one, a file of images' originals is never read far ahead of what
 // the import has taken, and broken JSON is named as stream-json names it.
 import assert from 'node:assert/strict';
-import { statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import { readDocument } from '../../src/transfer/read/json.js';
 import type { Incoming } from '../../src/transfer/read/types.js';
-import { tempDir } from '../tempDir.js';
+import { fileWith, readAll } from './readers.js';
 
 const PIECE = 64 * 1024;
 const HEAD = '{"formato":"cartelera","version":1,"exportado":"2026-01-01T00:00:00.000Z",';
 
-function fileOf(text: string): string {
-  const file = join(tempDir('cartelera-document-'), 'catalogo.json');
-  writeFileSync(file, text);
-  return file;
-}
-
-async function all(file: string): Promise<Incoming[]> {
-  const read: Incoming[] = [];
-  for await (const batch of readDocument(file, () => {})) read.push(...batch);
-  return read;
-}
+const fileOf = (text: string) => fileWith('catalogo.json', text);
+const all = (file: string) => readAll(readDocument, file);
 
 const described = (entry: Incoming) => ('record' in entry ? [entry.place.position, entry.record] : [entry.place.position, 'problem' in entry ? entry.problem : entry.notice]);
 

@@ -2,28 +2,17 @@
 // ends as readline ends one (\n, \r\n, a lone \r), wherever the file's 64 KiB pieces fall, and a
 // file of images' originals is never read far ahead of what the import has taken.
 import assert from 'node:assert/strict';
-import { statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import { readNdjson } from '../../src/transfer/read/json.js';
-import type { Incoming } from '../../src/transfer/read/types.js';
-import { tempDir } from '../tempDir.js';
+import { fileWith, readAll } from './readers.js';
 
 const PIECE = 64 * 1024;
 const categoria = (nombre: string) => JSON.stringify({ recurso: 'categorias', registro: { nombre } });
 
-function fileOf(text: string): string {
-  const file = join(tempDir('cartelera-ndjson-'), 'catalogo.ndjson');
-  writeFileSync(file, text);
-  return file;
-}
-
-async function all(file: string): Promise<Incoming[]> {
-  const read: Incoming[] = [];
-  for await (const batch of readNdjson(file, () => {})) read.push(...batch);
-  return read;
-}
+const fileOf = (text: string) => fileWith('catalogo.ndjson', text);
+const all = (file: string) => readAll(readNdjson, file);
 
 describe('NDJSON read a line at a time', () => {
   it('when lines end in \\n, \\r\\n or a lone \\r, one of them split between two pieces of the file, then each line is one record at its line number', async () => {
