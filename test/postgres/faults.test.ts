@@ -67,10 +67,13 @@ describe('faults of the machine on PostgreSQL', () => {
     const database = await startEmbeddedPostgres({ durability: 'production' });
     await whileWritingOn(database, seededRandom(seedFor(t)), async (_service, { load, recovered }) => {
       load.refusing([UNAVAILABLE]);
-      const stopping = Date.now();
-      // Writes in flight when the server died may have committed before it did: no answer can tell.
-      load.doubting((sent, details) => details === UNAVAILABLE && sent <= stopping);
+      // Writes sent before the server had died may have committed before it did, and then lost their
+      // answer: no answer can tell. The server is dead only once its postmaster has exited (SIGQUIT
+      // reaches its sessions first), so the doubt lasts until then, not from when the stop was asked.
+      let died = Number.POSITIVE_INFINITY;
+      load.doubting((sent, details) => details === UNAVAILABLE && sent <= died);
       await database.crash();
+      died = Date.now();
       const refused = load.counts.refused;
       await load.until((c) => c.refused >= refused + 20);
       await database.resume();
