@@ -1,5 +1,5 @@
 import { DataTable, List } from 'react-admin';
-import { Poster, withImages } from '../imagenes';
+import { Poster, showsImages } from '../imagenes';
 import { CategoriaField } from './categoria';
 import { itemFilters } from './filters';
 import { ListActions } from './ListActions';
@@ -8,7 +8,7 @@ import { ShowLink } from './ShowLink';
 
 /** The list of movies, and of works: the same columns and filters (poster, title, duration, category). */
 export const ItemList = () => (
-  <List queryOptions={withImages} filters={itemFilters} actions={<ListActions />}>
+  <List queryOptions={showsImages()} filters={itemFilters} actions={<ListActions />}>
     <ResponsiveTable leftIcon={() => <Poster />} primaryText={(r) => r.titulo} secondaryText={(r) => `${r.duracion} min`}>
       <DataTable.Col source="id" />
       <DataTable.Col source="imagenes" label="cartelera.imagenes.poster" disableSort>

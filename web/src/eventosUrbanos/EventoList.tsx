@@ -1,5 +1,5 @@
 import { DataTable, List } from 'react-admin';
-import { Poster, withImages } from '../imagenes';
+import { Poster, showsImages } from '../imagenes';
 import { CategoriaField, CategoriaInput } from '../common/categoria';
 import { FechaInput } from '../common/FechaInput';
 import { searchFilter } from '../common/filters';
@@ -16,7 +16,7 @@ const filters = [
 ];
 
 export const EventoList = () => (
-  <List queryOptions={withImages} filters={filters} actions={<ListActions />} sort={{ field: 'fecha', order: 'ASC' }}>
+  <List queryOptions={showsImages()} filters={filters} actions={<ListActions />} sort={{ field: 'fecha', order: 'ASC' }}>
     <ResponsiveTable leftIcon={() => <Poster />} primaryText={(r) => r.titulo} secondaryText={(r) => `${fechaText(r.fecha)} · ${r.lugar}`}>
       <DataTable.Col source="id" />
       <DataTable.Col source="imagenes" label="cartelera.imagenes.poster" disableSort>

@@ -4,7 +4,7 @@ import { useRecordContext, useTranslate } from 'react-admin';
 /** How wide a picture is shown on a record's page, in CSS pixels; its rendition (480, one of the service's sizes) is twice as wide, for sharp screens. */
 const WIDTH = 240;
 
-/** Embeds the record's images in a page's lookup (the list's `withImages`, for one record). */
+/** What a page asks of the service so that its records come with their images, the poster first (and with `embed`'s other relations): a list's rows, or one record's page. */
 export const showsImages = (embed: string[] = []) => ({ meta: { embed: [...embed, 'imagenes'] } });
 
 interface Shown {

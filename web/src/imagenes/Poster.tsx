@@ -3,9 +3,6 @@ import { useRecordContext } from 'react-admin';
 /** The width of a list's thumbnail, in CSS pixels; its rendition is twice as wide, for sharp screens. */
 const WIDTH = 64;
 
-/** What a list asks of the service so that each record comes with its images (its poster first). */
-export const withImages = { meta: { embed: ['imagenes'] } };
-
 /** A record's poster (its first image) as a list shows it: a 128-pixel rendition with its alt text; nothing when it has none. */
 export const Poster = () => {
   const poster = (useRecordContext()?.imagenes as { url: string; alt: string }[] | undefined)?.[0];

@@ -1,3 +1,3 @@
 export { ImagenesField, showsImages } from './ImagenesField';
 export { ImagenesSection } from './ImagenesSection';
-export { Poster, withImages } from './Poster';
+export { Poster } from './Poster';
