@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
-import { PassThrough } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -13,7 +11,7 @@ import sharp from 'sharp';
 import { encodings, RenditionCache } from '../../src/images/cache.js';
 import { RecentOriginals } from '../../src/images/originals.js';
 import { tempDir } from '../tempDir.js';
-import { upload as multipart } from './uploads.js';
+import { holdEveryUploadSlot, upload as multipart } from './uploads.js';
 import { assertError, buildTestApp, createArtista, createEventoUrbano, createPelicula, send, type Json } from '../helpers.js';
 
 // /imagenes: upload, read, edit, delete, the picture, and every refusal the contract names.
@@ -305,15 +303,7 @@ describe('uploads waiting their turn', () => {
       const movie = await createPelicula(app);
       // An uncompressed PNG of about 1 MB: far more than the buffers between a client and the route hold.
       const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#804020' } }).png({ compressionLevel: 0 }).toBuffer();
-      // Every slot held by an upload whose last bytes the test keeps back. Injected, it has no request clock.
-      const holders = Array.from({ length: 2 * availableParallelism() }, () => new PassThrough());
-      const held = await Promise.all(holders.map(async (holder, n) => {
-        const { headers, payload } = await form({ recurso: 'peliculas', clave: movie.id, alt: `retenida ${n}` }, png);
-        const answer = app.inject({ method: 'POST', url: '/imagenes', headers, payload: holder });
-        // It drains only as its route reads it, which it does in its slot.
-        if (!holder.write(payload.subarray(0, -64))) await once(holder, 'drain');
-        return { answer, tail: payload.subarray(-64) };
-      }));
+      const slots = await holdEveryUploadSlot(app, { recurso: 'peliculas', clave: movie.id }, png);
       const { headers, payload } = await form({ recurso: 'peliculas', clave: movie.id, alt: 'en espera' }, png);
       const waiting = http.request(`${address}/imagenes`, { method: 'POST', headers: { ...headers, 'content-length': payload.length } });
       let answered = false;
@@ -336,13 +326,12 @@ describe('uploads waiting their turn', () => {
       // One over IMAGE_MAX_BYTES is refused while it is written there, and leaves nothing.
       assertError(await upload(app, { recurso: 'peliculas', clave: movie.id, alt: 'grande' }, Buffer.alloc(4 * 1024 * 1024 + 1)), 413, { details: 'El archivo supera el máximo de 4 MB.' });
       assert.equal(readdirSync(temporary).length, 1);
-      for (const [n, { tail }] of held.entries()) holders[n]?.end(tail);
-      assert.deepEqual((await Promise.all(held.map((h) => h.answer))).map((r) => r.statusCode), holders.map(() => 201));
+      assert.deepEqual(await slots.release(), Array.from({ length: slots.count }, () => 201));
       const { status, body } = await answer;
       assert.equal(status, 201, JSON.stringify(body));
       assert.equal(body.bytes, png.length);
       const listed = (await send(app, 'GET', `/imagenes?recurso=peliculas&clave=${movie.id}`)).json<Json[]>();
-      assert.equal(listed.length, holders.length + 1);
+      assert.equal(listed.length, slots.count + 1);
       assert.deepEqual(readdirSync(temporary), []);
     } finally {
       if (systemTemporary === undefined) delete process.env.TMPDIR;

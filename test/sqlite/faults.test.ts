@@ -6,9 +6,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import sharp from 'sharp';
 import { cartelera } from '../cli/cli.js';
 import { counterIn, fillUp, whileWriting } from '../faults.js';
-import { buildTestApp } from '../helpers.js';
+import { holdEveryUploadSlot, upload as multipart } from '../api/uploads.js';
+import { assertError, buildTestApp, createPelicula } from '../helpers.js';
 import { seededRandom, seedFor } from '../random.js';
 import { logLines, startService, type Service } from '../service.js';
 import { tempDir } from '../tempDir.js';
@@ -182,6 +184,47 @@ describe('faults of the machine on SQLite', () => {
     } finally {
       await restarted?.stop('SIGKILL');
       if (mounted) execFileSync('umount', [disk]);
+    }
+  });
+
+  it('when every upload slot is taken and the temporary folder is full, then a waiting upload answers 503 with the disk-full sentence and stores nothing; where no temporary file can be made (a read-only folder), it waits with its body unread and is stored in its turn', { timeout: 60000 }, async () => {
+    const temporary = join(dir, 'temporal');
+    mkdirSync(temporary);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', temporary]);
+    const systemTemporary = process.env.TMPDIR;
+    process.env.TMPDIR = temporary;
+    const app = await buildTestApp();
+    try {
+      const movie = await createPelicula(app);
+      const fields = { recurso: 'peliculas', clave: movie.id };
+      // An uncompressed PNG of about 1 MB: more than the buffers between a client and the route hold, and than the folder has room for.
+      const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#204080' } }).png({ compressionLevel: 0 }).toBuffer();
+      const waiting = async (alt: string) => app.inject({ method: 'POST', url: '/imagenes', ...(await multipart([{ name: 'foto.png', bytes: png }], { ...fields, alt })) });
+
+      const slots = await holdEveryUploadSlot(app, fields, png);
+      fillUp(join(temporary, 'relleno'));
+      const refused = await waiting('sin sitio');
+      assertError(refused, 503, { details: FULL });
+      assert.equal(refused.headers['retry-after'], '1');
+      const uploadsWaiting = () => readdirSync(temporary).filter((name) => name.startsWith('cartelera-upload-'));
+      assert.deepEqual(uploadsWaiting(), [], 'its temporary file is removed');
+
+      rmSync(join(temporary, 'relleno'));
+      execFileSync('mount', ['-o', 'remount,ro', temporary]);
+      const unread = waiting('en espera');
+      assert.deepEqual(await slots.release(), Array.from({ length: slots.count }, () => 201));
+      assert.equal((await unread).statusCode, 201, (await unread).body);
+      const stored = (await app.inject(`/imagenes?recurso=peliculas&clave=${movie.id}`)).json<{ alt: string }[]>().map((i) => i.alt);
+      assert.equal(stored.length, slots.count + 1);
+      assert.ok(stored.includes('en espera') && !stored.includes('sin sitio'), stored.join(', '));
+      assert.deepEqual(uploadsWaiting(), []);
+    } finally {
+      if (systemTemporary === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = systemTemporary;
+      // Writable again, for the service's own folders there to be removed as it closes.
+      execFileSync('mount', ['-o', 'remount,rw', temporary]);
+      await app.close();
+      execFileSync('umount', [temporary]);
     }
   });
 });
