@@ -8,24 +8,29 @@ import { messages } from '../catalogue/messages.js';
 import { wallClockAt } from '../catalogue/zone.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { countRows } from '../db/bulk.js';
-import { openDatabase } from '../db/connect.js';
+import { openDatabase, STORE_DEFAULTS } from '../db/connect.js';
 import { storeFaultOf, type StoreFault } from '../db/errors.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
 import { artistas, categorias, eventosUrbanos, funciones, lugares, obras, participaciones, peliculas, transferred } from '../resources/index.js';
-import { backupStore } from '../transfer/backup.js';
-import { checkStore, migrationStates } from '../transfer/check.js';
-import { copyCatalogue, FILES } from '../transfer/copy.js';
-import { exportCatalogue, exportCsv, type ExportFormat } from '../transfer/export.js';
+import type { ExportFormat } from '../transfer/export.js';
 import { importCatalogue, problemCount, problemText, type ImportResult, type OnConflict } from '../transfer/import.js';
 import { placeText, readImport, UnreadableInput, type Encoding, type Incoming } from '../transfer/read/index.js';
-import { writeWholeFile } from '../transfer/wholeFile.js';
-import { exportOds } from '../transfer/write/ods.js';
-import { NotInASheet, type Selection } from '../transfer/write/sheets.js';
-import { exportWorkbook } from '../transfer/write/xlsx.js';
-import * as demo from './demo.js';
+import type { Selection } from '../transfer/write/sheets.js';
 import { withProgress } from './progress.js';
+
+/**
+ * What only some commands use (the exports' writers, copy, check, backup, the demo catalogue) is
+ * loaded by the command that uses it: every module loaded costs each command's memory, an import's
+ * peak included (bench/analysis.md, the import).
+ */
+const backup = () => import('../transfer/backup.js');
+const check = () => import('../transfer/check.js');
+const copy = () => import('../transfer/copy.js');
+const exporting = () => import('../transfer/export.js');
+const sheets = () => import('../transfer/write/sheets.js');
+const wholeFile = () => import('../transfer/wholeFile.js');
 
 /**
  * `cartelera`: the service and the catalogue's data from the command line. The store is the one
@@ -76,7 +81,7 @@ program
   .addOption(quienOption())
   .action((options: { quien: string }) => withStore({ create: true }, async (db, config) => {
     await migrateToLatest(db);
-    report('seed', await importCatalogue(db, demoRecords(config.TIMEZONE), { onConflict: 'skip', dryRun: false, quien: options.quien, timeZone: config.TIMEZONE }));
+    report('seed', await importCatalogue(db, demoRecords(await import('./demo.js'), config.TIMEZONE), { onConflict: 'skip', dryRun: false, quien: options.quien, timeZone: config.TIMEZONE }));
   }));
 
 program
@@ -95,6 +100,7 @@ program
     if (oneCsv && !csvResource) throw new Failure(`export: a CSV file holds one resource: name it with --recurso (${transferred.map((r) => r.name).join(', ')}), or write a folder of them with --format csv --out <folder>`, 2);
     return withStore({}, async (db) => {
       await requireMigrated(db);
+      const [{ exportCatalogue, exportCsv }, { writeWholeFile }] = await Promise.all([exporting(), wholeFile()]);
       const only = resource ?? csvResource;
       const total = only ? await countRows(db, only.table) : await recordCount(db);
       await withProgress('export', total, 'records', async (advance) => {
@@ -136,6 +142,7 @@ program
   .argument('<file>', 'the new file (its folder is made when missing)')
   .action((name: string) => withStore({}, async (db) => {
     const file = userPath(name);
+    const { backupStore } = await backup();
     await withProgress('backup', 1, 'pages', (advance) => backupStore(db, newFileAt(file), advance));
     console.error(`backup: ${file} written; serve it with DATABASE_URL=sqlite:${file}`);
   }));
@@ -147,6 +154,7 @@ program
   .option('--replace', 'empty a target that holds records first', false)
   .action((options: { to: string; replace: boolean }) => withStore({}, async (source) => {
     await requireMigrated(source);
+    const { copyCatalogue, FILES } = await copy();
     const target = open(options.to, 'target', true);
     try {
       await migrateToLatest(target);
@@ -167,7 +175,7 @@ program
   .command('check')
   .description("the store's migrations, records per resource, and an integrity check")
   .action(() => withStore({}, async (db) => {
-    const { migrations, counts, problems } = await checkStore(db);
+    const { migrations, counts, problems } = await (await check()).checkStore(db);
     const applied = migrations.filter((m) => m.appliedAt).at(-1)?.name ?? 'none';
     console.log(`migration: ${applied} (${migrations.filter((m) => m.appliedAt).length} of ${migrations.length} applied)`);
     for (const [name, count] of Object.entries(counts)) console.log(`${name}: ${count}`);
@@ -182,7 +190,7 @@ program
   .option('--status', 'list every migration and whether it is applied; change nothing', false)
   .action((options: { status: boolean }) => withStore({ create: options.status ? undefined : true }, async (db) => {
     if (options.status) {
-      for (const m of await migrationStates(db)) console.log(`${m.name}  ${m.appliedAt ? `applied ${m.appliedAt.toISOString()}` : 'pending'}`);
+      for (const m of await (await check()).migrationStates(db)) console.log(`${m.name}  ${m.appliedAt ? `applied ${m.appliedAt.toISOString()}` : 'pending'}`);
       return;
     }
     const applied = await migrateToLatest(db);
@@ -204,13 +212,20 @@ function open(url: string, role: 'store' | 'target', create: boolean | undefined
   }
   console.error(`cartelera: ${role} ${shown}`);
   try {
-    return openDatabase(url);
+    return openDatabase(url, { ...STORE_DEFAULTS, sqlitePageCacheKb: PAGE_CACHE_KB });
   } catch (error) {
     // A store on a full or read-only disk cannot even be opened (SQLite makes its -wal and -shm files): said as any write's fault.
     if (storeFaultOf(error) === 'disk_full' || storeFaultOf(error) === 'read_only') throw error;
     throw new Failure(error instanceof Error ? error.message : String(error), 2);
   }
 }
+
+/**
+ * A command's SQLite pages kept in memory: SQLite's own default, 2 MB, not better-sqlite3's 16 MB,
+ * which an import's one long transaction fills; the OS's page cache holds them as well. The
+ * 100,000-record JSON import peaked about 20 MB lower with it, and took no longer.
+ */
+const PAGE_CACHE_KB = 2000;
 
 function withoutPassword(url: string): string {
   try {
@@ -237,9 +252,11 @@ function systemUser(): string {
 
 /** A workbook (.xlsx or .ods) of the selection, to `path` or standard output. */
 async function writeSpreadsheet(db: Db, format: 'xlsx' | 'ods', selection: Selection, path: string | undefined, advance: (written: number) => void): Promise<void> {
+  const [{ NotInASheet }, { writeWholeFile }] = await Promise.all([sheets(), wholeFile()]);
+  const write = format === 'ods' ? (await import('../transfer/write/ods.js')).exportOds : (await import('../transfer/write/xlsx.js')).exportWorkbook;
   let workbook;
   try {
-    workbook = await (format === 'ods' ? exportOds : exportWorkbook)(db, selection);
+    workbook = await write(db, selection);
   } catch (error) {
     if (error instanceof NotInASheet) throw new Failure(`export: ${error.message}`, 1);
     throw error;
@@ -289,7 +306,7 @@ async function withStore(options: { create?: boolean }, work: (db: Db, config: C
 }
 
 async function requireMigrated(db: Db): Promise<void> {
-  const pending = (await migrationStates(db)).filter((m) => !m.appliedAt);
+  const pending = (await (await check()).migrationStates(db)).filter((m) => !m.appliedAt);
   if (pending.length > 0) throw new Failure(`the store lacks ${pending.length} migration(s); run cartelera migrate (or start the service) first`, 1);
 }
 
@@ -322,12 +339,14 @@ function report(label: string, result: ImportResult): void {
   console.error(`${label}: ${lines.join('; ') || 'no records'}`);
 }
 
-async function* demoRecords(zone: string): AsyncGenerator<Incoming[]> {
-  yield [...demoRecordList(zone)];
+type Demo = typeof import('./demo.js');
+
+async function* demoRecords(demo: Demo, zone: string): AsyncGenerator<Incoming[]> {
+  yield [...demoRecordList(demo, zone)];
 }
 
 /** The demo catalogue; its showtimes start today in `zone`, the city's. */
-function* demoRecordList(zone: string): Generator<Incoming> {
+function* demoRecordList(demo: Demo, zone: string): Generator<Incoming> {
   const counted = new Map<string, number>();
   const place = (list: string) => {
     counted.set(list, (counted.get(list) ?? 0) + 1);

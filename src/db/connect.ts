@@ -14,13 +14,20 @@ export interface StoreOptions {
   sqliteSynchronous?: 'full' | 'normal';
   /** SQLite: checkpoints in a worker thread, off the event loop (the service), or in the commits that reach SQLite's mark (a command's). */
   sqliteCheckpointsBeside?: boolean;
+  /** SQLite: the most of the store's pages the connection keeps in memory, in KiB (16,000 when absent). */
+  sqlitePageCacheKb?: number;
   /** Told when a connection fails (say, the server restarting); the query on it, if any, fails too. */
   onConnectionError?: (error: Error) => void;
 }
 
+export const STORE_DEFAULTS: StoreOptions = { poolMax: 10, statementTimeoutMs: 5000 };
+
 /** Opens the store named by a DATABASE_URL (see docs/configuration.md). */
-export function openDatabase(url: string, options: StoreOptions = { poolMax: 10, statementTimeoutMs: 5000 }): Db {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), { synchronous: options.sqliteSynchronous ?? 'full', checkpointsBeside: options.sqliteCheckpointsBeside ?? false });
+export function openDatabase(url: string, options: StoreOptions = STORE_DEFAULTS): Db {
+  if (url.startsWith('sqlite:')) {
+    const { sqliteSynchronous: synchronous = 'full', sqliteCheckpointsBeside: checkpointsBeside = false, sqlitePageCacheKb: pageCacheKb } = options;
+    return openSqlite(url.slice('sqlite:'.length), { synchronous, checkpointsBeside, ...(pageCacheKb !== undefined && { pageCacheKb }) });
+  }
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error(`DATABASE_URL must start with sqlite:, postgres:// or postgresql:// (got "${url}")`);
 }

@@ -25,9 +25,11 @@ export interface SqliteOptions {
   synchronous: 'full' | 'normal';
   /** Checkpoints in a worker thread on a connection of their own (checkpoints.ts), not in this connection's commits: the service's. */
   checkpointsBeside: boolean;
+  /** The most of the store's pages the connection keeps in memory, in KiB; better-sqlite3 builds SQLite with 16,000. */
+  pageCacheKb?: number;
 }
 
-export function openSqlite(path: string, { synchronous, checkpointsBeside: beside }: SqliteOptions): Db {
+export function openSqlite(path: string, { synchronous, checkpointsBeside: beside, pageCacheKb }: SqliteOptions): Db {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true });
     folders.add(dirname(path));
@@ -44,6 +46,7 @@ export function openSqlite(path: string, { synchronous, checkpointsBeside: besid
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  if (pageCacheKb !== undefined) sqlite.pragma(`cache_size = -${Math.round(pageCacheKb)}`);
   const durability = synchronous === 'full' && !sqlite.memory ? new Durability(sqlite) : undefined;
   const checkpoints = beside && !sqlite.memory ? checkpointsBeside(sqlite) : undefined;
   const writer = reusingStatements(sqlite, true, durability);

@@ -3,54 +3,61 @@
  * as bytes in one buffer, open addressing with linear probing. An import keeps every title and
  * key it has met, so what it keeps grows with the file; on the heap, V8 lets the heap grow to a
  * few times what is live before it collects, so each MB kept there cost several of resident
- * memory (bench/analysis.md, the import). Here one costs one.
+ * memory (bench/analysis.md, the import). Here one costs one. A key may hold several values
+ * (`columns`), each set, got and deleted apart: what an import knows of one title is kept once.
  */
 export class CompactIndex<K extends string | number> {
   /** Per slot: 1 + the index of the entry there, 0 when empty; a power of two, at most half full. */
   private slots = new Uint32Array(1024);
-  /** Per entry, in the order set: its key's hash, where its bytes start (entry i's end where i + 1's start), its value (NaN: deleted). */
+  /** Per entry, in the order set: its key's hash, where its bytes start (entry i's end where i + 1's start), its values (NaN: none). */
   private hashes = new Uint32Array(512);
   private starts = new Uint32Array(513);
-  private values = new Float64Array(512);
-  private bytes = Buffer.alloc(16 * 1024);
+  private values: Float64Array<ArrayBuffer>;
+  private bytes = new Uint8Array(16 * 1024);
   private count = 0;
   /** The key being looked for, as bytes. */
   private scratch = Buffer.alloc(1024);
 
-  get(key: K): number | undefined {
+  constructor(private readonly columns = 1) {
+    this.values = new Float64Array(512 * columns);
+  }
+
+  get(key: K, column = 0): number | undefined {
     const entry = this.slots[this.slotOf(key)] ?? 0;
-    const value = entry === 0 ? NaN : (this.values[entry - 1] ?? NaN);
+    const value = entry === 0 ? NaN : (this.values[(entry - 1) * this.columns + column] ?? NaN);
     return Number.isNaN(value) ? undefined : value;
   }
 
-  has(key: K): boolean {
-    return this.get(key) !== undefined;
+  has(key: K, column = 0): boolean {
+    return this.get(key, column) !== undefined;
   }
 
   /** `value` must be a number (not NaN). */
-  set(key: K, value: number): this {
+  set(key: K, value: number, column = 0): this {
     const slot = this.slotOf(key);
     const entry = this.slots[slot] ?? 0;
     if (entry !== 0) {
-      this.values[entry - 1] = value;
+      this.values[(entry - 1) * this.columns + column] = value;
       return this;
     }
     const length = this.keyLength;
     const start = this.starts[this.count] ?? 0;
-    if (this.count === this.values.length) this.growEntries();
+    if (this.count === this.hashes.length) this.growEntries();
     if (start + length > this.bytes.length) this.bytes = grown(this.bytes, start + length);
     this.scratch.copy(this.bytes, start, 0, length);
     this.hashes[this.count] = this.keyHash;
-    this.values[this.count] = value;
+    const at = this.count * this.columns;
+    this.values.fill(NaN, at, at + this.columns);
+    this.values[at + column] = value;
     this.starts[this.count + 1] = start + length;
     this.slots[slot] = ++this.count;
     if (this.count * 2 > this.slots.length) this.growSlots();
     return this;
   }
 
-  delete(key: K): void {
+  delete(key: K, column = 0): void {
     const entry = this.slots[this.slotOf(key)] ?? 0;
-    if (entry !== 0) this.values[entry - 1] = NaN;
+    if (entry !== 0) this.values[(entry - 1) * this.columns + column] = NaN;
   }
 
   /** Set by slotOf: the key's length in bytes and its hash; the last key looked for and its slot (an import gets a key, then sets it). */
@@ -97,18 +104,16 @@ export class CompactIndex<K extends string | number> {
   }
 
   private growEntries(): void {
-    const size = this.values.length * 2;
-    const hashes = new Uint32Array(size);
-    const starts = new Uint32Array(size + 1);
-    const values = new Float64Array(size);
-    hashes.set(this.hashes);
-    starts.set(this.starts);
-    values.set(this.values);
-    [this.hashes, this.starts, this.values] = [hashes, starts, values];
+    const size = this.hashes.length * 2;
+    this.hashes = new Uint32Array(moved(this.hashes, size * 4));
+    this.starts = new Uint32Array(moved(this.starts, (size + 1) * 4));
+    this.values = new Float64Array(moved(this.values, size * this.columns * 8));
   }
 
   private growSlots(): void {
-    this.slots = new Uint32Array(this.slots.length * 2);
+    const size = this.slots.length * 2;
+    moved(this.slots, 0);
+    this.slots = new Uint32Array(size);
     this.lastKey = undefined;
     const mask = this.slots.length - 1;
     for (let index = 0; index < this.count; index++) {
@@ -119,11 +124,18 @@ export class CompactIndex<K extends string | number> {
   }
 }
 
-/** A copy of `buffer` at least `size` long, doubling. */
-function grown(buffer: Buffer, size: number): Buffer<ArrayBuffer> {
-  let length = buffer.length * 2;
+/** `bytes` at least `size` long, doubling. */
+function grown(bytes: Uint8Array<ArrayBuffer>, size: number): Uint8Array<ArrayBuffer> {
+  let length = bytes.length * 2;
   while (length < size) length *= 2;
-  const bigger = Buffer.alloc(length);
-  buffer.copy(bigger);
-  return bigger;
+  return new Uint8Array(moved(bytes, length));
+}
+
+/**
+ * An array's bytes in a buffer of `length` bytes (the rest zeros), the array's own memory freed
+ * now: a grown copy's old one would otherwise stay until V8's next full collection, which comes
+ * late for memory outside its heap, and an import's arrays double several times.
+ */
+function moved(array: { buffer: ArrayBuffer }, length: number): ArrayBuffer {
+  return array.buffer.transfer(length);
 }

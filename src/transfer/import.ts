@@ -66,14 +66,17 @@ export interface ImportResult {
  * store or the file is held outside the heap (CompactIndex), places as PlaceCodes' numbers.
  */
 interface Known {
-  /** Unique key (see uniqueKeyOf) → the stored record's key. */
+  /**
+   * By unique key (see uniqueKeyOf): the stored record's key, and (column IN_FILE) where the file
+   * first gave it, for those it has given so far.
+   */
   byUnique: CompactIndex<string>;
-  /** Stored keys (ids, dnis), and those the file gives: a file's id is the stored record's (a restore keeps it, an update names it). */
+  /**
+   * By key (ids, dnis): 1 when a record holds it, stored or given by the file (a file's id is the
+   * stored record's: a restore keeps it, an update names it); and (column IN_FILE) where the file
+   * first gave it, for those it has given so far.
+   */
   keys: CompactIndex<number>;
-  /** Unique keys the file has given so far, and where each first came. */
-  inFile: CompactIndex<string>;
-  /** Keys the file has given so far, and where each first came. */
-  keysInFile: CompactIndex<number>;
   /** Titles and names records had before this import renamed them: a sheet may still name a record so (a movie's old category name). */
   formerly: Map<string, number>;
   /** What people call a record (resource.knownAs: an artist's name), normalized → the records so called: key → as a sheet shows it. */
@@ -258,13 +261,13 @@ class Importer {
     // A record whose one unique value is a key the store hands out (an image's id), given without it, is nobody's repeat.
     const unique = fileKey === undefined && resource.unique.every((field) => field === keyName) ? `\u0000${++this.keyless}` : uniqueKeyOf(resource, value);
     const duplicate = () => problems.push({ field: uniqueField(resource), sentence: messages.duplicate(resource.nouns, resource.uniqueValue(value)) });
-    const first = known.inFile.get(unique);
+    const first = known.byUnique.get(unique, IN_FILE);
     if (first !== undefined) return void problems.push({ field: uniqueField(resource), sentence: repeated(resource.uniqueValue(value), this.places.place(first), place) });
-    known.inFile.set(unique, this.places.code(place));
-    const firstWithKey = fileKey === undefined ? undefined : known.keysInFile.get(fileKey);
+    known.byUnique.set(unique, this.places.code(place), IN_FILE);
+    const firstWithKey = fileKey === undefined ? undefined : known.keys.get(fileKey, IN_FILE);
     const keyLabel = fieldLabelsOf(resource.name)[keyName] ?? keyName;
     if (firstWithKey !== undefined) return void problems.push({ field: keyName, sentence: repeated(`${keyLabel} ${fileKey}`, this.places.place(firstWithKey), place) });
-    if (fileKey !== undefined) known.keysInFile.set(fileKey, this.places.code(place));
+    if (fileKey !== undefined) known.keys.set(fileKey, this.places.code(place), IN_FILE);
 
     // A row that carries its key is that record, whatever its title says; one without is matched by its title or name.
     const holder = known.byUnique.get(unique);
@@ -377,7 +380,7 @@ class Importer {
   private async knownOf(resource: AnyResource): Promise<Known> {
     let known = this.known.get(resource);
     if (!known) {
-      known = { resource, byUnique: new CompactIndex(), keys: new CompactIndex(), inFile: new CompactIndex(), keysInFile: new CompactIndex(), formerly: new Map(), restored: false, highest: 0 };
+      known = { resource, byUnique: new CompactIndex(2), keys: new CompactIndex(2), formerly: new Map(), restored: false, highest: 0 };
       if (resource.knownAs) known.byName = new Map();
       for await (const rows of allRows(this.db, resource.table, resource.key.name)) {
         for (const row of rows) this.know(known, uniqueKeyOf(resource, row), row[resource.key.name] as number, row);
@@ -389,6 +392,9 @@ class Importer {
 }
 
 const NONE: ReadonlySet<string> = new Set();
+
+/** Known's second column: where the file first gave a title or key (the first, the default, is what the store holds or will). */
+const IN_FILE = 1;
 
 /** Whether a record names a reference by its lookup value, or holds a field whose values are coded (their labels are taken too). */
 function needsLookups(resource: AnyResource, raw: Record<string, unknown>): boolean {

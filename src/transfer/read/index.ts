@@ -3,22 +3,25 @@ import { basename, extname, join } from 'node:path';
 import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
 import { resources } from '../../resources/index.js';
-import { piecesOf, piecesOnDisk, readCsv } from './csv.js';
-import { readDocument, readNdjson } from './json.js';
-import { readOds } from './ods.js';
 import { resourceOfTable, withFiles } from './table.js';
 import { BATCH, UnreadableInput, type Incoming, type ReadOptions, type SpreadsheetFile } from './types.js';
-import { readXlsx } from './xlsx.js';
 
 export { placeText, UnreadableInput, type Encoding, type Incoming, type Place, type ReadOptions, type SpreadsheetFile } from './types.js';
 
-/** The spreadsheets' readers, by extension; CSV files, which are named after their resource, are read apart. */
+/**
+ * The spreadsheets' readers, by extension; CSV files, which are named after their resource, are
+ * read apart. Each reader (and its parser) is loaded when a file of its format comes: an import
+ * carries only what its files need.
+ */
 const WORKBOOKS: Record<string, (file: string, bytes: Buffer, bytesRead: (n: number) => void) => AsyncIterable<Incoming[]>> = {
   '.xlsx': async function* (file, bytes, bytesRead) {
+    const { readXlsx } = await import('./xlsx.js');
     bytesRead(bytes.length);
     yield* batches(await readXlsx(file, bytes));
   },
-  '.ods': readOds,
+  '.ods': async function* (file, bytes, bytesRead) {
+    yield* (await import('./ods.js')).readOds(file, bytes, bytesRead);
+  },
 };
 const SPREADSHEETS = ['.csv', ...Object.keys(WORKBOOKS)];
 
@@ -35,8 +38,8 @@ export async function* readImport(paths: string[], bytesRead: (n: number) => voi
   const unreadable = files.find((f) => !['.json', '.ndjson', '.jsonl', ...SPREADSHEETS].includes(ext(f)));
   if (unreadable !== undefined) throw new UnreadableInput(`${unreadable}: not a .json, .ndjson, .csv, .xlsx or .ods file`);
   for (const file of files) {
-    if (ext(file) === '.json') yield* readDocument(file, bytesRead);
-    else if (ext(file) === '.ndjson' || ext(file) === '.jsonl') yield* readNdjson(file, bytesRead);
+    if (ext(file) === '.json') yield* (await import('./json.js')).readDocument(file, bytesRead);
+    else if (ext(file) === '.ndjson' || ext(file) === '.jsonl') yield* (await import('./json.js')).readNdjson(file, bytesRead);
   }
   yield* readSpreadsheets(files.filter((f) => SPREADSHEETS.includes(ext(f))).map((name) => ({ name, path: name })), options, bytesRead);
 }
@@ -72,6 +75,8 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
     const resource = ext(file) === '.csv' ? csvResource(file.name) : undefined;
     return resource ? [{ ...file, resource }] : [];
   });
+  if (csv.length === 0) return;
+  const { piecesOf, piecesOnDisk, readCsv } = await import('./csv.js');
   for (const file of csv.sort((a, b) => resources.indexOf(a.resource) - resources.indexOf(b.resource))) {
     const pieces = 'bytes' in file ? () => piecesOf(file.bytes) : piecesOnDisk(file.path);
     yield* readCsv(file.name, pieces, file.resource, options.encoding, bytesRead);
