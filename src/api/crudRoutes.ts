@@ -33,6 +33,9 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
   const wholeTable = fullList(db, versions, table, key.name, resource.representation);
   // Lookups and pages with no relations attached depend on this table alone.
   const answers = answerCache(versions, table, ANSWER_CACHE_LIMITS);
+  // A lookup by the key or by the one unique field depends on the record's own row; the
+  // participations' (the lowest id of a kind) on every row of the table.
+  const lookupNamesOne = lookup.param === key.name || (resource.unique.length === 1 && resource.unique[0] === lookup.param);
 
   async function attach(rows: Row[], query: Pick<ListQuery, 'expand' | 'embed'>) {
     for (const name of query.expand) await relations.expand[name]?.attach(db, rows, name);
@@ -79,7 +82,8 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
     if (cache) {
       const answer = await cache(`${lookup.param}/${String(value)}`, async () => {
         const record = await resource.queries(db).find(value);
-        return record && { body: resource.representation(record), record: record[key.name] as number };
+        // Kept while what it was read from is unchanged: its record's row, or the whole table.
+        return record && { body: resource.representation(record), record: lookupNamesOne ? (record[key.name] as number) : undefined };
       });
       if (!answer) throw missing();
       return sendCached(reply, answer);

@@ -118,6 +118,21 @@ describe('plain lookups after writes', () => {
       await assertGone(app, '/participaciones/pelicula');
     }));
 
+  it('when an undo brings back a participation older than the one a kind answers, then the lookup answers it', () =>
+    withApp(async (app) => {
+      const [first, second] = [await createPelicula(app), await createPelicula(app)];
+      const artista = await createArtista(app);
+      const p1 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: first.id });
+      const p2 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: second.id });
+      await ok(app, 'DELETE', `/participaciones/${String(p1.id)}`);
+      await assertLookup(app, '/participaciones/pelicula', p2);
+      // The undo writes participation p1 alone; the lookup's answer was about p2, which no write touched.
+      const [baja] = (await send(app, 'GET', `/cambios?recurso=participaciones&clave=${String(p1.id)}&operacion=baja`)).json<Json[]>();
+      const undone = await send(app, 'POST', `/cambios/${String(baja?.id)}/deshacer`);
+      assert.equal(undone.statusCode, 200, undone.body);
+      await assertLookup(app, '/participaciones/pelicula', p1);
+    }));
+
   it('when a write fails, then the lookup still answers the record as it was, with the same ETag', () =>
     withApp(async (app) => {
       const [movie, other] = [await createPelicula(app), await createPelicula(app)];
