@@ -188,10 +188,21 @@ const TEXT = { type: 'text' } as const;
  */
 async function run(db: Db, statement: KeptStatement): Promise<Row[]> {
   const name = await functionOf(db, statement);
-  if (name === undefined) return (await db.executeQuery<Row>(CompiledQuery.raw(statement.text, statement.values))).rows;
+  const asItIs = async () => (await db.executeQuery<Row>(CompiledQuery.raw(statement.text, statement.values))).rows;
+  if (name === undefined) return asItIs();
   const call = texts.get(`call ${name}`) ?? `select * from ${name}(${statement.values.map((_, i) => `$${i + 1}`).join(', ')})`;
   texts.set(`call ${name}`, call);
-  return (await db.executeQuery<Row>(CompiledQuery.raw(call, statement.values))).rows;
+  try {
+    return (await db.executeQuery<Row>(CompiledQuery.raw(call, statement.values))).rows;
+  } catch (error) {
+    // The table changed since the function was made (a newer process's migration), or the
+    // function was dropped: the call stored nothing; the statement runs as it is, and its function
+    // is made again next time.
+    const code = (error as { code?: unknown }).code;
+    if (code !== '42804' && code !== '42883') throw error;
+    functions.get(db)?.delete(statement.text);
+    return asItIs();
+  }
 }
 
 /** Each database's functions, by the statement each holds: its name, or undefined where the statement runs as it is. */

@@ -255,3 +255,23 @@ it('when the store\'s role may not create functions, then each statement is sent
     await sql.raw(`drop role ${role}`).execute(store.db);
   }
 });
+
+it('when a table gains a column while a process writes to it, or a function is dropped, then its writes go on, and its functions are made again', async () => {
+  const { db } = store;
+  await createRecord(db, categorias, { nombre: 'Farsa' }, context);
+  await sql`alter table categorias add column nota text`.execute(db);
+  try {
+    const changed = await statementsOf(() => createRecord(db, categorias, { nombre: 'Grotesco' }, context));
+    assert.equal(changed.error, undefined);
+    assert.deepEqual(changed.sent, ['call', 'with'], 'the function, made for the table before, refused; the statement as it is');
+    const again = await statementsOf(() => createRecord(db, categorias, { nombre: 'Vodevil' }, context));
+    assert.deepEqual(again, { sent: ['call'], making: ['select c.relname', 'create function'] }, 'a function for the table as it is');
+    for (const { proname } of await keptFunctions()) await sql.raw(`drop function ${proname}`).execute(db);
+    const dropped = await statementsOf(() => createRecord(db, categorias, { nombre: 'Revista' }, context));
+    assert.deepEqual(dropped.sent, ['call', 'with']);
+  } finally {
+    await sql`alter table categorias drop column nota`.execute(db);
+  }
+  const stored = await db.selectFrom('categorias').select('nombre').where('nombre', 'in', ['Grotesco', 'Vodevil', 'Revista']).orderBy('id').execute();
+  assert.deepEqual(stored.map((c) => c.nombre), ['Grotesco', 'Vodevil', 'Revista']);
+});
