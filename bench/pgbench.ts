@@ -61,10 +61,11 @@ export function fdatasyncRate(dir: string, seconds = 1): number {
 
 /**
  * The statement cartelera sends for a create (`POST /peliculas`: the movie and its change in one
- * statement, committed by itself: src/db/prepared.ts, insertLogged, which this calls), driven by a
- * bare script on `clients` connections of their own for `durationS` seconds, on cartelera's
- * database `url` after its scenarios: its transactions per second. What PostgreSQL gives
- * cartelera's writes without the service between them and the client.
+ * statement, committed by itself: src/db/prepared.ts, insertLogged, which this calls, through the
+ * function that keeps it), driven by a bare script on `clients` connections of their own for
+ * `durationS` seconds, on cartelera's database `url` after its scenarios (bench/run.ts runs it on
+ * the service's CPU): its transactions per second. What PostgreSQL gives cartelera's writes
+ * without the service between them and the client.
  */
 export async function bareCreateTps(url: string, clients: number, durationS: number): Promise<number> {
   const db = openDatabase(url, { poolMax: clients, statementTimeoutMs: 5000 });

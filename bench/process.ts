@@ -11,9 +11,10 @@ export function pinned(cpu: number, argv: string[]): string[] {
   return canPin ? ['taskset', '-c', String(cpu), ...argv] : argv;
 }
 
-/** Moves this process, every thread of it, onto `cpu` (nothing when it cannot be pinned). */
-export function pinSelf(cpu: number): void {
-  if (canPin) spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
+/** Moves this process, every thread of it, onto `cpu`, or back onto every CPU (nothing when it cannot be pinned). */
+export function pinSelf(cpu: number | 'all'): void {
+  const cpus = cpu === 'all' ? `0-${availableParallelism() - 1}` : String(cpu);
+  if (canPin) spawnSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
 }
 
 export const pinning = canPin ? 'servers on CPU 0, wrk on CPU 1 (taskset)' : 'not pinned (no taskset, or a single CPU)';

@@ -234,7 +234,7 @@ function pacesLines({ fdatasyncPerS, pgbenchVersion, pgbench, bareCreates }: Pac
   const lines = [];
   if (fdatasyncPerS !== undefined) lines.push(`- The disk under the SQLite files: ${rate(fdatasyncPerS)} \`fdatasync\`s a second (4 kB appended before each), what a durable commit waits for`);
   if (pgbench) lines.push(`- PostgreSQL's own pace on the server cartelera (PostgreSQL) used, after its scenarios: \`pgbench -N\` (${pgbenchVersion ?? 'pgbench'}, scale 1, ${pgbench.clients} clients, \`fsync=on\`, \`synchronous_commit=on\`) ${rate(pgbench.tps)} transactions/s`);
-  if (bareCreates) lines.push(`- cartelera's create (one statement: the movie and its change, committed by itself) driven by a bare script on ${bareCreates.clients} connections, on the same server and database: ${rate(bareCreates.tps)} transactions/s, what PostgreSQL gives cartelera's writes without the service between`);
+  if (bareCreates) lines.push(`- cartelera's create (one statement: the movie and its change, committed by itself) driven by a bare script on ${bareCreates.clients} connections, on the same server and database, from the service's CPU: ${rate(bareCreates.tps)} transactions/s, what PostgreSQL gives cartelera's writes without the service between`);
   return lines.map((line) => `${line}\n`).join('');
 }
 

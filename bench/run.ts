@@ -11,7 +11,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { untilQuiet, watchCpu } from './cpu.js';
 import { statusBytes, watchPeakRss } from './memory.js';
-import { atExit, pinning, runExitTasks } from './process.js';
+import { atExit, pinning, pinSelf, runExitTasks } from './process.js';
 import { ensurePgbench, fdatasyncRate } from './pgbench.js';
 import { POOL_MAX, summary, utcMinute, writePerformanceDoc, type HundredK, type Paces, type ScenarioResult, type Seeding } from './report.js';
 import { checkAnswers, root, startTarget, TARGET_NAMES, type Target, type TargetName } from './targets.js';
@@ -92,9 +92,12 @@ async function benchTarget(name: TargetName, workDir: string, seeding: Seeding[]
       console.log(`pgbench -N, ${POOL_MAX} clients, on the same server: ${Math.round(paces.pgbench.tps)} transactions/s`);
     }
     if (target.bareCreates) {
-      // cartelera's own create statement without the service: what its writes could reach.
+      // cartelera's own create statement without the service: what its writes could reach. Sent
+      // from the service's CPU, as the service sends it, so that PostgreSQL's processes share that
+      // core with the sender as they do with the service.
       await untilQuiet();
-      paces.bareCreates = { clients: POOL_MAX, tps: await target.bareCreates(POOL_MAX, durationS) };
+      pinSelf(0);
+      paces.bareCreates = { clients: POOL_MAX, tps: await target.bareCreates(POOL_MAX, durationS).finally(() => pinSelf('all')) };
       console.log(`cartelera's create statement from a bare script, ${POOL_MAX} clients: ${Math.round(paces.bareCreates.tps)} transactions/s`);
     }
     return results;

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { dialectOf } from './dialect.js';
+import { storeFaultOf } from './errors.js';
 import type { CambiosTable, Database, Db } from './schema.js';
 
 /**
@@ -114,7 +116,7 @@ export async function updateReturning<T extends keyof Database>(
  */
 export type LoggedChange = Omit<CambiosTable, 'id' | 'clave' | 'despues'>;
 
-/** The change log's columns, and how each takes its value in a logged write (`$` a parameter). */
+/** The change log's columns, and how each takes its value in a logged write (`$` a parameter of that type). */
 const CHANGE_COLUMNS = [
   ['recurso', '$::text'], ['clave', 'w.key'], ['operacion', '$::text'], ['antes', '$::text'], ['despues', 'despues'],
   ['campos', '$::text'], ['quien', '$::text'], ['quien_clave', '$::text'], ['cuando', '$::text'], ['causa', '$::integer'], ['deshace', '$::integer'],
@@ -123,15 +125,37 @@ const CHANGE_COLUMNS = [
 /** The name the change's id is answered under beside the row's columns, which no table has. */
 const CHANGE_ID = 'cartelera cambio';
 
+/** A value of a kept statement: one of a column (of its table, unless another is named), or of a type its text names. */
+type Typed = { column: string; of?: string } | { type: string };
+
+/**
+ * A statement run through its function (see `run`): its text and values; its parameters' types;
+ * the table whose row it answers (`select … * from <table>`, `returning *`), after one column
+ * named `lead`.
+ */
+interface KeptStatement {
+  table: string;
+  text: string;
+  values: unknown[];
+  parameters: Typed[];
+  lead: { name: string; value: Typed };
+}
+
 /**
  * The logged form of `write` (its text, parameters $1…$n, and shape), built once per shape: its
  * text, and its parameters followed by the change's.
  */
-function logged(shape: string, write: CompiledQuery, key: string, change: LoggedChange, despues: string | readonly [string, string]): CompiledQuery {
+function logged(shape: string, table: string, write: CompiledQuery, parameters: Typed[], key: string, change: LoggedChange, despues: string | readonly [string, string]): KeptStatement {
   const values: unknown[] = [...write.parameters];
+  const all = [...parameters];
   for (const [column, form] of CHANGE_COLUMNS) {
-    if (form === 'despues') values.push(...(typeof despues === 'string' ? [despues] : despues));
-    else if (form !== 'w.key') values.push(change[column as keyof LoggedChange]);
+    if (form === 'despues') {
+      values.push(...(typeof despues === 'string' ? [despues] : despues));
+      all.push(...(typeof despues === 'string' ? [TEXT] : [TEXT, TEXT]));
+    } else if (form !== 'w.key') {
+      values.push(change[column as keyof LoggedChange]);
+      all.push({ type: form.slice('$::'.length) });
+    }
   }
   const around = typeof despues !== 'string';
   let text = texts.get(`logged ${around} ${shape}`);
@@ -147,7 +171,87 @@ function logged(shape: string, write: CompiledQuery, key: string, change: Logged
     text = `with w as (${write.sql}), c as (insert into cambios (${CHANGE_COLUMNS.map(([column]) => column).join(', ')}) select ${columns.join(', ')} from w returning id) select c.id as "${CHANGE_ID}", w.* from w, c`;
     texts.set(`logged ${around} ${shape}`, text);
   }
-  return CompiledQuery.raw(text, values);
+  return { table, text, values, parameters: all, lead: { name: CHANGE_ID, value: { column: 'id', of: 'cambios' } } };
+}
+
+const TEXT = { type: 'text' } as const;
+
+/**
+ * Runs a write's statement. PostgreSQL plans an unnamed statement each time it is sent, and keeps
+ * no plan between them: for a logged create that was about a third of the server's work (driven by
+ * pgbench, 3,211/s planned each time against 4,354/s through a function: bench/analysis.md). So
+ * each statement runs through a PL/pgSQL function that holds it as it is, whose plans PostgreSQL
+ * keeps per connection by itself; unlike a named prepared statement, a function is the database's,
+ * not the session's, so PgBouncer's transaction pooling stays safe. The function is made the first
+ * time this process runs the statement on this database (`functionOf`); where it cannot be made,
+ * the statement is sent as it is.
+ */
+async function run(db: Db, statement: KeptStatement): Promise<Row[]> {
+  const name = await functionOf(db, statement);
+  const asItIs = async () => (await db.executeQuery<Row>(CompiledQuery.raw(statement.text, statement.values))).rows;
+  if (name === undefined) return asItIs();
+  const call = texts.get(`call ${name}`) ?? `select * from ${name}(${statement.values.map((_, i) => `$${i + 1}`).join(', ')})`;
+  texts.set(`call ${name}`, call);
+  try {
+    return (await db.executeQuery<Row>(CompiledQuery.raw(call, statement.values))).rows;
+  } catch (error) {
+    // The table changed since the function was made (a newer process's migration), or the
+    // function was dropped: the call stored nothing; the statement runs as it is, and its function
+    // is made again next time.
+    const code = (error as { code?: unknown }).code;
+    if (code !== '42804' && code !== '42883') throw error;
+    functions.get(db)?.delete(statement.text);
+    return asItIs();
+  }
+}
+
+/** Each database's functions, by the statement each holds: its name, or undefined where the statement runs as it is. */
+const functions = new WeakMap<Db, Map<string, Promise<string | undefined>>>();
+
+/**
+ * The function that runs `statement` on `db`: `cartelera_<md5 of its definition>`, whose
+ * definition is the statement's text, its parameters' types and the written table's columns as
+ * the database has them now. A statement or table that changes (a declaration, a migration) so
+ * makes a function of another name, and a process of another version sharing the database keeps
+ * its own. Made once per database: another process finds it made (`duplicate_function`).
+ */
+function functionOf(db: Db, statement: KeptStatement): Promise<string | undefined> {
+  let made = functions.get(db);
+  if (made === undefined) functions.set(db, (made = new Map()));
+  let name = made.get(statement.text);
+  if (name === undefined) {
+    name = makeFunction(db, statement).catch((error: unknown) => {
+      // A store that fails now is asked again next time; one that refuses functions, never.
+      if (storeFaultOf(error)) made.delete(statement.text);
+      return undefined;
+    });
+    made.set(statement.text, name);
+  }
+  return name;
+}
+
+async function makeFunction(db: Db, { table, text, parameters, lead }: KeptStatement): Promise<string> {
+  const { rows } = await db.executeQuery<{ tabla: string; columna: string; tipo: string }>(CompiledQuery.raw(
+    `select c.relname as tabla, a.attname as columna, format_type(a.atttypid, null) as tipo from pg_attribute a join pg_class c on c.oid = a.attrelid
+     where a.attrelid in ($1::regclass, 'cambios'::regclass) and a.attnum > 0 and not a.attisdropped order by a.attnum`, [table]));
+  const types = new Map(rows.filter((row) => row.tabla === table).map((row) => [row.columna, row.tipo]));
+  const typeOf = (value: Typed) => ('type' in value ? value.type : rows.find((row) => row.tabla === (value.of ?? table) && row.columna === value.column)?.tipo);
+  const columns = [`"${lead.name}" ${typeOf(lead.value)}`, ...[...types].map(([column, type]) => `"${column.replaceAll('"', '""')}" ${type}`)];
+  // The returned columns are also the function's variables: in the statement, a name is the table's column.
+  const definition = `(${parameters.map(typeOf).join(', ')}) returns table (${columns.join(', ')}) language plpgsql as $cartelera$
+#variable_conflict use_column
+begin
+  return query ${text};
+end $cartelera$`;
+  const name = `cartelera_${createHash('md5').update(definition).digest('hex')}`;
+  try {
+    await db.executeQuery(CompiledQuery.raw(`create function ${name}${definition}`));
+  } catch (error) {
+    // Made meanwhile by another process (or connection): it holds the same definition.
+    const code = (error as { code?: unknown }).code;
+    if (code !== '42723' && code !== '23505') throw error;
+  }
+  return name;
 }
 
 /** What a logged write answers: the row as stored, and its change's id. */
@@ -171,8 +275,9 @@ export async function insertLogged<T extends keyof Database>(
   const values = entries.map(([, value]) => value);
   const write = () => (db as unknown as Loose).insertInto(table as string).values(Object.fromEntries(entries)).returningAll().compile();
   const shape = `postgres insert ${table} ${entries.map(([column]) => column).join()}`;
-  const query = logged(shape, CompiledQuery.raw(textOf(shape, values, write), values), key, change, despues);
-  const stored = loggedRow<T>((await db.executeQuery<Row>(query)).rows);
+  const parameters = entries.map(([column]) => ({ column }));
+  const statement = logged(shape, table, CompiledQuery.raw(textOf(shape, values, write), values), parameters, key, change, despues);
+  const stored = loggedRow<T>(await run(db, statement));
   if (stored === undefined) throw new Error(`insert into ${table} answered no row`);
   return stored;
 }
@@ -186,7 +291,7 @@ export async function versionedRow<T extends keyof Database>(
 ): Promise<{ row: Stored<T>; version: string } | undefined> {
   const text = textOf(`postgres versioned ${table} ${keyColumn}`, [key], () =>
     sql`select xmin::text as ${sql.id(VERSION)}, * from ${sql.table(table)} where ${sql.ref(keyColumn)} = ${key}`.compile(db));
-  const [found] = (await db.executeQuery<Row>(CompiledQuery.raw(text, [key]))).rows;
+  const [found] = await run(db, { table, text, values: [key], parameters: [{ column: keyColumn }], lead: { name: VERSION, value: { type: 'text' } } });
   if (found === undefined) return undefined;
   const { [VERSION]: version, ...row } = found;
   return { row: row as Stored<T>, version: String(version) };
@@ -207,6 +312,7 @@ export async function updateLogged<T extends keyof Database>(
   const write = () => (db as unknown as Loose).updateTable(table as string).set(Object.fromEntries(entries))
     .where(keyColumn as string, '=', key).where(sql<boolean>`xmin = ${version}::xid`).returningAll().compile();
   const shape = `postgres update-versioned ${table} ${keyColumn} ${entries.map(([column]) => column).join()}`;
-  const query = logged(shape, CompiledQuery.raw(textOf(shape, values, write), values), keyColumn, change, despues);
-  return loggedRow<T>((await db.executeQuery<Row>(query)).rows);
+  const parameters: Typed[] = [...entries.map(([column]) => ({ column })), { column: keyColumn }, { type: 'xid' }];
+  const statement = logged(shape, table, CompiledQuery.raw(textOf(shape, values, write), values), parameters, keyColumn, change, despues);
+  return loggedRow<T>(await run(db, statement));
 }

@@ -1,15 +1,19 @@
 // What a write sends PostgreSQL, statement by statement: each is a round trip. A create alone is
 // one statement (the record and its change, committed by itself: db/prepared.ts, insertLogged), an
-// update alone a read and one statement (updateLogged); a refused one still answers the contract's
-// sentence, asked after. A delete is a transaction of its own, with no savepoint (refusable).
+// update alone a read and one statement (updateLogged), each a call of the function that keeps the
+// statement, made the first time; a refused one still answers the contract's sentence, asked
+// after. A delete is a transaction of its own, with no savepoint (refusable).
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { messages } from '../../src/catalogue/messages.js';
 import { Refusal } from '../../src/catalogue/refusal.js';
 import { artistas, categorias, eventosUrbanos, funciones, lugares, obras, participaciones, peliculas } from '../../src/resources/index.js';
 import type { AnyResource } from '../../src/resources/define.js';
 import { createRecord, patchRecord, removeRecord, replaceRecord } from '../../src/resources/writes.js';
+import { openDatabase } from '../../src/db/connect.js';
+import type { Db } from '../../src/db/schema.js';
 import { migratedStore, type MigratedStore } from '../stores.js';
 
 const context = { quien: 'ana' };
@@ -19,21 +23,37 @@ before(async () => {
 });
 after(() => store.drop());
 
-/** The statements `write` sends, each the first word of its text, lowercased. */
-async function statementsOf(write: () => Promise<unknown>): Promise<{ sent: string[]; error?: unknown }> {
+const textOf = (args: unknown[]) => {
+  const [first] = args;
+  return typeof first === 'string' ? first : (first as { text?: string }).text ?? '';
+};
+
+/** Whether `text` calls the function that keeps a write's statement (db/prepared.ts). */
+const isCall = (text: string) => /^select \* from cartelera_[0-9a-f]{32}\(/.test(text);
+
+/** Whether `text` makes such a function: the written table's columns read, then the function created. */
+const isMaking = (text: string) => text.startsWith('select c.relname as tabla') || text.startsWith('create function cartelera_');
+
+/**
+ * The statements `write` sends, each the first word of its text, lowercased, or `call` for a call of
+ * a statement's function; apart, those that made such functions (the first time a statement ran).
+ */
+async function statementsOf(write: () => Promise<unknown>): Promise<{ sent: string[]; making?: string[]; error?: unknown }> {
   const sent: string[] = [];
+  const making: string[] = [];
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [first] = args;
-    const text = typeof first === 'string' ? first : (first as { text?: string }).text ?? '';
-    sent.push(text.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '');
+    const text = textOf(args);
+    if (isMaking(text)) making.push(text.split(/\s+/, 2).join(' '));
+    else sent.push(isCall(text) ? 'call' : text.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '');
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
+  const made = () => (making.length > 0 ? { making } : {});
   try {
     await write();
-    return { sent };
+    return { sent, ...made() };
   } catch (error) {
-    return { sent, error };
+    return { sent, ...made(), error };
   } finally {
     pg.Client.prototype.query = query;
   }
@@ -43,12 +63,19 @@ it('when a movie is created, updated and deleted alone, then a create is one sta
   const { db } = store;
   const { id: categoria_id } = await createRecord(db, categorias, { nombre: 'Drama' }, context);
   let id = 0;
+  let aurora = 0;
+  const first = await statementsOf(async () => {
+    ({ id: aurora } = (await createRecord(db, peliculas, { titulo: 'Aurora', sipnosis: 'Un alba.', duracion: 91, categoria_id }, context)) as { id: number });
+  });
+  assert.deepEqual(first, { sent: ['call'], making: ['select c.relname', 'create function'] }, 'the first create makes the function that keeps its statement');
+  await removeRecord(db, peliculas, aurora, context);
   const created = await statementsOf(async () => {
     ({ id } = (await createRecord(db, peliculas, { titulo: 'Alba', sipnosis: 'Una mañana.', duracion: 90, categoria_id }, context)) as { id: number });
   });
-  assert.deepEqual(created, { sent: ['with'] }, 'the record and its change, committed by themselves');
+  assert.deepEqual(created, { sent: ['call'] }, 'the record and its change, committed by themselves');
+  await patchRecord(db, peliculas, id, { duracion: 94 }, context);
   const updated = await statementsOf(() => patchRecord(db, peliculas, id, { duracion: 95 }, context));
-  assert.deepEqual(updated, { sent: ['select', 'with'] }, 'the record read, then set with its change');
+  assert.deepEqual(updated, { sent: ['call', 'call'] }, 'the record read, then set with its change');
   const removed = await statementsOf(() => removeRecord(db, peliculas, id, context));
   assert.equal(removed.error, undefined);
   assert.ok(!removed.sent.includes('savepoint') && !removed.sent.includes('release'), `no savepoint: ${removed.sent.join(', ')}`);
@@ -65,7 +92,7 @@ it('when a write alone is refused by the store, then it answers the sentence nam
   const missing = await statementsOf(() => createRecord(db, peliculas, { titulo: 'Ceniza', sipnosis: 'Fuego.', duracion: 70, categoria_id: 9999 }, context));
   assert.ok(missing.error instanceof Refusal, String(missing.error));
   assert.equal(missing.error.details, messages.missingReference(categorias.nouns, 9999));
-  assert.deepEqual(missing.sent.slice(0, 2), ['with', 'select'], 'the refused statement stores nothing, then the store is asked why');
+  assert.deepEqual(missing.sent.slice(0, 2), ['call', 'select'], 'the refused statement stores nothing, then the store is asked why');
 
   const taken = await statementsOf(() => createRecord(db, peliculas, { titulo: ' bruma ', sipnosis: 'Otra.', duracion: 60, categoria_id }, context));
   assert.ok(taken.error instanceof Refusal, String(taken.error));
@@ -110,23 +137,22 @@ it('when a record of every resource is created and changed alone, then its one s
       key = (await createRecord(db, resource, record(), context))[resource.key.name] as number;
     });
     keys.set(resource, key);
-    assert.deepEqual(created, { sent: ['with'] }, `${resource.name}: one statement, nothing corrected after`);
+    assert.deepEqual(created.sent, ['call'], `${resource.name}: one statement, nothing corrected after`);
     const answered = async () => resource.representation((await resource.queries(db).get(key)) ?? {});
     assert.equal(await lastDespues(resource, key), await answered(), `${resource.name}: its alta`);
     const patched = await statementsOf(() => patchRecord(db, resource, key, typeof patch === 'function' ? patch() : patch, context));
-    assert.deepEqual(patched, { sent: ['select', 'with'] }, `${resource.name}: a read and one statement, nothing corrected after`);
+    assert.deepEqual(patched.sent, ['call', 'call'], `${resource.name}: a read and one statement, nothing corrected after`);
     assert.equal(await lastDespues(resource, key), await answered(), `${resource.name}: its modificacion`);
   }
 });
 
-/** The statements `write` sends, with `other` run just before its update's one statement (once). */
+/** The statements `write` sends, with `other` run just before its update's one statement (its second call: the first is its read). */
 async function raced(other: () => Promise<unknown>, write: () => Promise<unknown>): Promise<{ sent: string[]; error?: unknown }> {
   const query = pg.Client.prototype.query;
   let meddled = false;
+  let calls = 0;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [first] = args;
-    const text = typeof first === 'string' ? first : (first as { text?: string }).text ?? '';
-    if (!meddled && text.startsWith('with w as (update')) {
+    if (!meddled && isCall(textOf(args)) && ++calls === 2) {
       meddled = true;
       return other().then(() => (query as (...a: unknown[]) => unknown).apply(this, args));
     }
@@ -152,7 +178,7 @@ it('when another write changes the record between an update\'s read and its stat
     () => patchRecord(db, peliculas, id, { duracion: 129 }, context),
   );
   assert.equal(error, undefined);
-  assert.deepEqual(sent, ['select', 'with', 'select', 'with', 'begin', 'select', 'update', 'insert', 'commit'],
+  assert.deepEqual(sent, ['call', 'call', 'call', 'call', 'begin', 'select', 'update', 'insert', 'commit'],
     'the read, its statement (before which the other write reads and stores), then, the record found changed, the locked write');
   const log = await db.selectFrom('cambios').select(['quien', 'antes', 'despues', 'campos']).where('recurso', '=', 'peliculas').where('clave', '=', id)
     .where('operacion', '=', 'modificacion').orderBy('id').execute();
@@ -174,4 +200,78 @@ it('when another write changes the record between an update\'s read and its stat
   assert.ok(stale.error instanceof Refusal && stale.error.kind === 'changed', String(stale.error));
   const now = await peliculas.queries(db).get(id);
   assert.deepEqual([now?.sipnosis, now?.duracion], ['Otra vez.', 129], 'the other write kept, the refused one not stored');
+});
+
+/** The functions that keep statements, as the database holds them: name and body. */
+async function keptFunctions(): Promise<{ proname: string; prosrc: string }[]> {
+  const { rows } = await sql<{ proname: string; prosrc: string }>`select proname, prosrc from pg_proc where proname ~ '^cartelera_[0-9a-f]{32}$'`.execute(store.db);
+  return rows;
+}
+
+it('when two processes run a statement first at once, then one function is made for it and both store through it', async () => {
+  const { db } = store;
+  const { id: categoria_id } = (await createRecord(db, categorias, { nombre: 'Western' }, context)) as { id: number };
+  const one = (await createRecord(db, obras, { titulo: 'Fuenteovejuna', descripcion: 'Lope.', duracion: 100, categoria_id }, context)).id as number;
+  const two = (await createRecord(db, obras, { titulo: 'Bodas de sangre', descripcion: 'Lorca.', duracion: 110, categoria_id }, context)).id as number;
+  const processes = [openDatabase(store.url), openDatabase(store.url)];
+  try {
+    // A statement no write of this file ran before: a work's duration and title changed together.
+    await Promise.all(processes.map((other, i) => patchRecord(other, obras, i === 0 ? one : two, { duracion: 101 + i, titulo: `Obra ${i}` }, context)));
+  } finally {
+    await Promise.all(processes.map((other) => other.destroy()));
+  }
+  const stored = await db.selectFrom('obras').select(['titulo', 'duracion']).where('id', 'in', [one, two]).orderBy('id').execute();
+  assert.deepEqual(stored, [{ titulo: 'Obra 0', duracion: 101 }, { titulo: 'Obra 1', duracion: 102 }]);
+  const kept = await keptFunctions();
+  assert.equal(new Set(kept.map((f) => f.prosrc)).size, kept.length, 'no statement kept twice');
+  const sets = (f: { prosrc: string }, column: string) => new RegExp(`update "obras" set [^)]*"${column}" = \\$`).test(f.prosrc);
+  assert.equal(kept.filter((f) => sets(f, 'titulo') && sets(f, 'duracion')).length, 1, 'the statement both ran, kept once');
+});
+
+it('when the store\'s role may not create functions, then each statement is sent as it is, and writes store as before', async () => {
+  const role = `cartelera_sin_funciones_${process.pid}`;
+  await sql`revoke create on schema public from public`.execute(store.db);
+  await sql.raw(`create role ${role} login password 'clave'`).execute(store.db);
+  await sql.raw(`grant select, insert, update, delete on all tables in schema public to ${role}`).execute(store.db);
+  await sql.raw(`grant usage on all sequences in schema public to ${role}`).execute(store.db);
+  const url = new URL(store.url);
+  url.username = role;
+  url.password = 'clave';
+  let limited: Db | undefined;
+  try {
+    limited = openDatabase(url.toString());
+    const writer = limited;
+    const { id: categoria_id } = (await createRecord(writer, categorias, { nombre: 'Sainete' }, context)) as { id: number };
+    const created = await statementsOf(() => createRecord(writer, eventosUrbanos, { titulo: 'Murga', descripcion: 'Carnaval.', fecha: '2027-02-14T00:00:00.000+00:00', lugar: 'Boedo', categoria_id }, context));
+    assert.equal(created.error, undefined);
+    assert.deepEqual(created.sent, ['with'], 'the statement itself, its function refused');
+    const again = await statementsOf(() => createRecord(writer, eventosUrbanos, { titulo: 'Comparsa', descripcion: 'Carnaval.', fecha: '2027-02-15T00:00:00.000+00:00', lugar: 'Boedo', categoria_id }, context));
+    assert.deepEqual(again, { sent: ['with'] }, 'not asked again');
+    const titles = await store.db.selectFrom('eventos_urbanos').select('titulo').where('titulo', 'in', ['Murga', 'Comparsa']).orderBy('id').execute();
+    assert.deepEqual(titles.map((e) => e.titulo), ['Murga', 'Comparsa']);
+  } finally {
+    await limited?.destroy();
+    await sql.raw(`drop owned by ${role}`).execute(store.db);
+    await sql.raw(`drop role ${role}`).execute(store.db);
+  }
+});
+
+it('when a table gains a column while a process writes to it, or a function is dropped, then its writes go on, and its functions are made again', async () => {
+  const { db } = store;
+  await createRecord(db, categorias, { nombre: 'Farsa' }, context);
+  await sql`alter table categorias add column nota text`.execute(db);
+  try {
+    const changed = await statementsOf(() => createRecord(db, categorias, { nombre: 'Grotesco' }, context));
+    assert.equal(changed.error, undefined);
+    assert.deepEqual(changed.sent, ['call', 'with'], 'the function, made for the table before, refused; the statement as it is');
+    const again = await statementsOf(() => createRecord(db, categorias, { nombre: 'Vodevil' }, context));
+    assert.deepEqual(again, { sent: ['call'], making: ['select c.relname', 'create function'] }, 'a function for the table as it is');
+    for (const { proname } of await keptFunctions()) await sql.raw(`drop function ${proname}`).execute(db);
+    const dropped = await statementsOf(() => createRecord(db, categorias, { nombre: 'Revista' }, context));
+    assert.deepEqual(dropped.sent, ['call', 'with']);
+  } finally {
+    await sql`alter table categorias drop column nota`.execute(db);
+  }
+  const stored = await db.selectFrom('categorias').select('nombre').where('nombre', 'in', ['Grotesco', 'Vodevil', 'Revista']).orderBy('id').execute();
+  assert.deepEqual(stored.map((c) => c.nombre), ['Grotesco', 'Vodevil', 'Revista']);
 });
