@@ -7,17 +7,14 @@ import { piecesOf, piecesOnDisk, readCsv } from './csv.js';
 import { readDocument, readNdjson } from './json.js';
 import { readOds } from './ods.js';
 import { resourceOfTable, withFiles } from './table.js';
-import { BATCH, UnreadableInput, type Incoming, type ReadOptions, type SpreadsheetFile } from './types.js';
+import { UnreadableInput, type Incoming, type ReadOptions, type SpreadsheetFile } from './types.js';
 import { readXlsx } from './xlsx.js';
 
 export { placeText, UnreadableInput, type Encoding, type Incoming, type Place, type ReadOptions, type SpreadsheetFile } from './types.js';
 
 /** The spreadsheets' readers, by extension; CSV files, which are named after their resource, are read apart. */
 const WORKBOOKS: Record<string, (file: string, bytes: Buffer, bytesRead: (n: number) => void) => AsyncIterable<Incoming[]>> = {
-  '.xlsx': async function* (file, bytes, bytesRead) {
-    bytesRead(bytes.length);
-    yield* batches(await readXlsx(file, bytes));
-  },
+  '.xlsx': readXlsx,
   '.ods': readOds,
 };
 const SPREADSHEETS = ['.csv', ...Object.keys(WORKBOOKS)];
@@ -76,10 +73,6 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
     const pieces = 'bytes' in file ? () => piecesOf(file.bytes) : piecesOnDisk(file.path);
     yield* readCsv(file.name, pieces, file.resource, options.encoding, bytesRead);
   }
-}
-
-function* batches(items: Incoming[]): Generator<Incoming[]> {
-  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
 }
 
 function statOf(path: string) {
