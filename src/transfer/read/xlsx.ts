@@ -56,6 +56,7 @@ export function openXlsx(bytes: Uint8Array, progress?: Walks): XlsxWorkbook {
   // Each sheet's part, and its place among the archive's parts, which the check's pass finds.
   const sheetParts = info.sheets.map((sheet) => (sheet.relation === undefined ? undefined : paths.sheets.get(sheet.relation)));
   const places = new Map<string, number>();
+  const widths: number[] = [];
   const sheets = info.sheets.map((sheet) => ({ name: sheet.name, index: -1, filled: false }));
   let place = 0;
   const pieces = unpackingParts(bytes, (name) => {
@@ -63,9 +64,10 @@ export function openXlsx(bytes: Uint8Array, progress?: Walks): XlsxWorkbook {
     const at = sheetParts.indexOf(name);
     const sheet = sheets[at];
     if (!sheet) return undefined;
-    return sheetReader(context, (row) => {
+    const reader = sheetReader(context, (row) => {
       if (!sheet.filled && !isEmptyRow(row)) sheet.filled = true;
     });
+    return { write: reader.write, close: () => (reader.close(), (widths[at] = reader.width)) };
   });
   let pushed = 0;
   for (const piece of pieces) progress?.at((pushed += piece));
@@ -84,7 +86,7 @@ export function openXlsx(bytes: Uint8Array, progress?: Walks): XlsxWorkbook {
       yield* unpackingParts(bytes, () => {
         const index = place++;
         if (!indexes.has(index)) return undefined;
-        const reader = sheetReader(context, (row) => events.row(index, row));
+        const reader = sheetReader(context, (row) => events.row(index, row), widths[sheets.findIndex((sheet) => sheet.index === index)]);
         return { write: reader.write, close: () => (reader.close(), events.end(index)) };
       });
     },

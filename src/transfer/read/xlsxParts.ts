@@ -20,9 +20,8 @@ export function xmlReader(events: XmlEvents): PartReader & { closed: boolean } {
   const { open, close, text } = events;
   if (open) {
     parser.on('opentag', (tag) => {
-      const attributes: Record<string, string> = {};
-      for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) attributes[local(name)] = value;
-      open(local(tag.name), attributes);
+      const attributes = tag.attributes as Record<string, string>;
+      open(local(tag.name), Object.keys(attributes).some((name) => name.includes(':')) ? withoutPrefixes(attributes) : attributes);
     });
   }
   if (close) parser.on('closetag', (tag) => close(local(tag.name)));
@@ -33,7 +32,7 @@ export function xmlReader(events: XmlEvents): PartReader & { closed: boolean } {
   const carriageReturns = keepingCarriageReturns();
   const reader = {
     closed: false,
-    write: (chunk: string) => void parser.write(carriageReturns.pass(chunk)),
+    write: (chunk: string) => carriageReturns.pass(chunk, (text) => void parser.write(text)),
     close: () => {
       parser.write(carriageReturns.rest());
       parser.close();
@@ -45,11 +44,13 @@ export function xmlReader(events: XmlEvents): PartReader & { closed: boolean } {
 
 const local = (name: string) => name.slice(name.indexOf(':') + 1);
 
+const withoutPrefixes = (attributes: Record<string, string>) => Object.fromEntries(Object.entries(attributes).map(([name, value]) => [local(name), value]));
+
 /**
  * XML reads a line break written `\r\n` as `\n` (its end-of-line rule), where read-excel-file kept
  * the `\r`, and exports write a cell's `\r\n` as it is: so a `\r` in text that holds more than
  * white space is passed on as the reference `&#13;`, which the parser keeps. Text is passed on up to
- * its last `<`, so that each run of text is seen whole.
+ * its last `<`, so that each run of text is seen whole; a piece without `\r` is passed on as it is.
  */
 function keepingCarriageReturns() {
   let held = '';
@@ -64,16 +65,20 @@ function keepingCarriageReturns() {
     });
   };
   return {
-    pass(chunk: string): string {
-      const text = held + chunk;
-      const cut = text.lastIndexOf('<');
-      if (cut <= 0) {
-        held = text;
-        return '';
+    pass(chunk: string, write: (text: string) => void): void {
+      const cut = chunk.lastIndexOf('<');
+      if (cut < 0) {
+        held += chunk;
+        return;
       }
-      held = text.slice(cut);
       // The run of text before the cut is whole: the `<` that ends it is held.
-      return keep(text.slice(0, cut) + '<').slice(0, -1);
+      if (held.includes('\r') || chunk.includes('\r')) write(keep(held + chunk.slice(0, cut) + '<').slice(0, -1));
+      else {
+        // Apart, not joined: a large piece is not copied.
+        write(held);
+        write(chunk.slice(0, cut));
+      }
+      held = chunk.slice(cut);
     },
     rest: (): string => keep(held),
   };
@@ -149,7 +154,8 @@ export function sharedStringsReader(strings: string[]): PartReader & { closed: b
     },
     close(name) {
       if (name === 'si' && item) {
-        strings.push(unescaped(item.text));
+        // A copy: the parser's text is a slice of the piece it came in, which it would keep whole.
+        strings.push(Buffer.from(unescaped(item.text)).toString());
         item = undefined;
       } else if (!item) return;
       else if (name === 't') item.inText = false;

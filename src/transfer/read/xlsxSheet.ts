@@ -23,7 +23,7 @@ export class BrokenSheet extends Error {}
  * order, a cell that cannot be read (a shared string, style or type that is not there, a boolean
  * other than 0 or 1), or a sheet without `sheetData`, throws BrokenSheet.
  */
-export function sheetReader(context: SheetContext, row: (row: Row) => void): PartReader & { closed: boolean } {
+export function sheetReader(context: SheetContext, row: (row: Row) => void, width = 0): PartReader & { closed: boolean; width: number } {
   let inData = false;
   let open: { number: number | undefined; cells: Cell[] } | undefined;
   let last = 0;
@@ -61,7 +61,10 @@ export function sheetReader(context: SheetContext, row: (row: Row) => void): Par
           while (number > last + 1) last++;
         }
         last++;
-        if (cells.length > 0) row({ number: last, cells });
+        if (cells.length === 0) return;
+        // As wide as the sheet, when that is known: the header's empty cells are columns too.
+        while (cells.length < width) cells.push(null);
+        row({ number: last, cells });
       } else if (name === 'c' && cell) {
         const { t, s, v, inline } = cell;
         const [r, column] = addressOf(cell.r);
@@ -75,6 +78,7 @@ export function sheetReader(context: SheetContext, row: (row: Row) => void): Par
         if (!open) throw new BrokenSheet('a cell outside a row');
         while (column > open.cells.length + 1) open.cells.push(null);
         open.cells.push(value);
+        sheet.width = Math.max(sheet.width, column);
       } else if (!cell) return;
       else if (name === 'v') {
         cell.inV = false;
@@ -94,6 +98,8 @@ export function sheetReader(context: SheetContext, row: (row: Row) => void): Par
   });
   const sheet = {
     closed: false,
+    /** The last column that holds a cell, so far. */
+    width: 0,
     write: reader.write,
     close() {
       reader.close();
