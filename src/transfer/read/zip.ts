@@ -18,6 +18,9 @@ export function unpackedSize(bytes: Uint8Array): number | undefined {
   return total;
 }
 
+/** The most bytes of a part decoded at once. */
+const TEXT_SLICE = 32 * 1024;
+
 /** A part of an archive read as it unpacks: its text a piece at a time, then its end. */
 export interface PartReader {
   write(text: string): void;
@@ -42,7 +45,9 @@ export function* unpackingParts(bytes: Uint8Array, open: (name: string) => PartR
       if (error) throw error;
       // The directory's sizes may lie: what is really unpacked counts too.
       if ((unpacked += chunk.length) > MOST_UNPACKED) throw new Error(`${entry.name} unpacks past the most allowed`);
-      reader.write(text.decode(chunk, { stream: !final }));
+      // In slices: text of a few pages dies young, where a large piece's would wait for a full collection.
+      for (let at = 0; at < chunk.length; at += TEXT_SLICE) reader.write(text.decode(chunk.subarray(at, at + TEXT_SLICE), { stream: true }));
+      if (final) reader.write(text.decode());
       if (final) {
         reader.close();
         unfinished.delete(entry.name);
