@@ -198,4 +198,24 @@ describe('.xlsx read as read-excel-file read it', () => {
     // The workbook they were made from is read, with its records.
     assert.ok((await readAll('bien.xlsx', whole)).some((item) => 'record' in item));
   });
+
+  it('when read-excel-file was wrong (a chart sheet, a part that is not UTF-8, date1904="true"), then the reader is not', async () => {
+    const good = excelLike({ Categorías: CATEGORIES, Películas: MOVIES }, { strings: STRINGS });
+    const records = (items: Incoming[]) => items.filter((item) => 'record' in item);
+    // A chart sheet has no worksheet part: an empty sheet, where read-excel-file's sheet had no rows at all (the import failed).
+    const chart = { ...good, 'xl/workbook.xml': good['xl/workbook.xml']?.replace('</sheets>', '<sheet name="Gráfico" sheetId="9" r:id="rId9"/></sheets>') ?? '' };
+    assert.deepEqual(await readAll('grafico.xlsx', zipped(chart)), await readAll('bien.xlsx', zipped(good)).then((items) => items.map((item) => ({ ...item, place: { ...item.place, file: 'grafico.xlsx' } }))));
+    // Bytes that are not UTF-8 are a damaged part, not text with U+FFFD in it.
+    const parts = Object.fromEntries(Object.entries(good).map(([name, text]) => [name, strToU8(text)]));
+    const strings = parts['xl/sharedStrings.xml'] ?? new Uint8Array();
+    strings[strings.indexOf(0xc3)] = 0xff;
+    const latin = Buffer.from(zipSync(parts));
+    assert.ok(JSON.stringify(await theirs(latin)).includes('\ufffd'));
+    assert.deepEqual(await readAll('latin.xlsx', latin), [{ problem: messages.transfer.notWorkbook, place: { file: 'latin.xlsx' } }]);
+    // `true` is the schema's other way of writing 1.
+    const byOne = records(await readAll('1904.xlsx', zipped(excelLike({ Películas: MOVIES }, { strings: STRINGS, date1904: true }))));
+    const byTrue = records(await readAll('1904.xlsx', zipped({ ...excelLike({ Películas: MOVIES }, { strings: STRINGS }), 'xl/workbook.xml': excelLike({ Películas: MOVIES }, { date1904: true })['xl/workbook.xml']?.replace('date1904="1"', 'date1904="true"') ?? '' })));
+    assert.deepEqual(byTrue, byOne);
+    assert.notDeepEqual(byOne, records(await readAll('1904.xlsx', zipped(excelLike({ Películas: MOVIES }, { strings: STRINGS })))));
+  });
 });
