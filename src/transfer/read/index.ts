@@ -4,7 +4,7 @@ import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
 import { resources } from '../../resources/index.js';
 import { resourceOfTable, withFiles } from './table.js';
-import { BATCH, UnreadableInput, type Incoming, type ReadOptions, type SpreadsheetFile } from './types.js';
+import { UnreadableInput, type Incoming, type ReadOptions, type SpreadsheetFile } from './types.js';
 
 export { placeText, UnreadableInput, type Encoding, type Incoming, type Place, type ReadOptions, type SpreadsheetFile } from './types.js';
 
@@ -15,9 +15,7 @@ export { placeText, UnreadableInput, type Encoding, type Incoming, type Place, t
  */
 const WORKBOOKS: Record<string, (file: string, bytes: Buffer, bytesRead: (n: number) => void) => AsyncIterable<Incoming[]>> = {
   '.xlsx': async function* (file, bytes, bytesRead) {
-    const { readXlsx } = await import('./xlsx.js');
-    bytesRead(bytes.length);
-    yield* batches(await readXlsx(file, bytes));
+    yield* (await import('./xlsx.js')).readXlsx(file, bytes, bytesRead);
   },
   '.ods': async function* (file, bytes, bytesRead) {
     yield* (await import('./ods.js')).readOds(file, bytes, bytesRead);
@@ -81,10 +79,6 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
     const pieces = 'bytes' in file ? () => piecesOf(file.bytes) : piecesOnDisk(file.path);
     yield* readCsv(file.name, pieces, file.resource, options.encoding, bytesRead);
   }
-}
-
-function* batches(items: Incoming[]): Generator<Incoming[]> {
-  for (let i = 0; i < items.length; i += BATCH) yield items.slice(i, i + BATCH);
 }
 
 function statOf(path: string) {

@@ -1,9 +1,8 @@
-import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { messages } from '../../catalogue/messages.js';
-import { aboutOtherSheets, inResourceOrder, isEmptyRow, tableReader } from './table.js';
-import { BATCH, type Cell, type Incoming, type Row } from './types.js';
-import { MOST_UNPACKED, unpackedSize } from './zip.js';
+import { isEmptyRow, workbookRecords } from './table.js';
+import type { Cell, Incoming, Row } from './types.js';
+import { MOST_UNPACKED, unpackedSize, unpackingParts, walksOver } from './zip.js';
 
 const MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 const TABLE = 'urn:oasis:names:tc:opendocument:xmlns:table:1.0';
@@ -16,7 +15,7 @@ const MOST_COLUMNS = 16_384;
 const MOST_ROWS = 1_048_576;
 
 /**
- * An OpenDocument spreadsheet's records (the rules of readSheets), a batch at a time as content.xml
+ * An OpenDocument spreadsheet's records (a workbook's rules: table.ts), a batch at a time as content.xml
  * unpacks, or the one problem that it cannot be read as one. Its rows are never held as a list:
  * a first pass checks the whole archive and notes each sheet's name and whether it holds
  * anything; then the sheets that name a resource are read in the order resources refer to each
@@ -25,13 +24,15 @@ const MOST_ROWS = 1_048_576;
  * (LibreOffice writes the rest of a styled sheet as one row repeated a million times) only moves
  * the count on. Cells are read as for .xlsx: text as written (its paragraphs as lines), numbers
  * as the file writes them, dates as the wall clock they show, times as a time of day zero.
- * `bytesRead` is told of the archive's bytes as the first pass over the records reads them.
+ * `bytesRead` is told of the archive's bytes over all the passes: each pass an equal share.
  */
 export async function* readOds(file: string, bytes: Buffer, bytesRead: (n: number) => void = () => {}): AsyncGenerator<Incoming[]> {
   const size = unpackedSize(bytes);
   if (size === undefined) return yield [{ problem: messages.transfer.notOds, place: { file } }];
   if (size > MOST_UNPACKED) return yield [{ problem: messages.spreadsheet.workbookTooLarge(MOST_UNPACKED), place: { file } }];
   const sheets: { name: string; filled: boolean }[] = [];
+  // The check, then (as far as is known before it ends) the records in one more walk.
+  const progress = walksOver(bytes.length, bytesRead, 2);
   let mimetype: string;
   try {
     mimetype = unpack(bytes, {
@@ -40,42 +41,13 @@ export async function* readOds(file: string, bytes: Buffer, bytesRead: (n: numbe
         const sheet = sheets[index];
         if (sheet && !sheet.filled && !isEmptyRow(row)) sheet.filled = true;
       },
-    });
+    }, progress.at);
   } catch {
     return yield [{ problem: messages.transfer.notOds, place: { file } }];
   }
   if (mimetype !== MIMETYPE) return yield [{ problem: messages.transfer.notOds, place: { file } }];
-  let out = aboutOtherSheets(file, sheets);
-  const ordered = inResourceOrder(sheets.map((sheet, index) => ({ ...sheet, index })));
-  let told = false;
-  for (const run of runsInFileOrder(ordered)) {
-    const tables = new Map(run.map((sheet) => [sheet.index, tableReader(sheet.resource, { file, sheet: sheet.name })]));
-    const pieces = unpacking(bytes, {
-      row: (index, row) => void tables.get(index)?.row(row).forEach((item) => out.push(item)),
-      end: (index) => void tables.get(index)?.end().forEach((item) => out.push(item)),
-    });
-    for (const piece of pieces) {
-      if (!told) bytesRead(piece);
-      if (out.length >= BATCH) {
-        yield out;
-        out = [];
-      }
-    }
-    told = true;
-  }
-  if (!told) bytesRead(bytes.length);
-  if (out.length > 0) yield out;
-}
-
-/** Sheets in the order given, cut where one comes before the last in the file: each run is read in one pass. */
-function runsInFileOrder<S extends { index: number }>(sheets: S[]): S[][] {
-  const runs: S[][] = [];
-  for (const sheet of sheets) {
-    const run = runs.at(-1);
-    if (run && (run.at(-1)?.index ?? -1) < sheet.index) run.push(sheet);
-    else runs.push([sheet]);
-  }
-  return runs;
+  progress.walked();
+  yield* workbookRecords(file, sheets.map((sheet, index) => ({ ...sheet, index })), (_, events) => unpacking(bytes, events), progress);
 }
 
 /** What content.xml's reading tells as it goes: a table begins (its name), a row of table `index` is read, a table ends. */
@@ -85,47 +57,22 @@ interface ContentEvents {
   end?: (index: number) => void;
 }
 
-/** The whole archive unpacked, content.xml parsed, telling `events`: its mimetype. Throws when it is no readable archive. */
-function unpack(bytes: Uint8Array, events: ContentEvents): string {
+/** The whole archive unpacked, content.xml parsed, telling `events` and `pushed` its bytes as they go: its mimetype. Throws when it is no readable archive. */
+function unpack(bytes: Uint8Array, events: ContentEvents, pushed: (n: number) => void): string {
   let mimetype = '';
-  // Each piece is parsed as it is pushed; their sizes are not needed here.
-  Array.from(unpacking(bytes, events, (text) => (mimetype += text)));
+  let at = 0;
+  for (const piece of unpacking(bytes, events, (text) => (mimetype += text))) pushed((at += piece));
   return mimetype.trim();
 }
 
 /** The archive pushed a piece at a time, content.xml parsed as it unpacks; yields each piece's size once it is parsed. */
 function* unpacking(bytes: Uint8Array, events: ContentEvents, mimetype?: (text: string) => void): Generator<number> {
   let content: ContentReader | undefined;
-  let unpacked = 0;
-  const unzip = new Unzip((entry) => {
-    if (entry.name === 'mimetype' && mimetype) {
-      entry.ondata = (error, chunk) => {
-        if (error) throw error;
-        mimetype(new TextDecoder().decode(chunk));
-      };
-      entry.start();
-    } else if (entry.name === 'content.xml') {
-      const reader = new ContentReader(events);
-      content = reader;
-      const text = new TextDecoder('utf-8', { fatal: true });
-      entry.ondata = (error, chunk, final) => {
-        if (error) throw error;
-        // The directory's sizes may lie: what is really unpacked counts too.
-        if ((unpacked += chunk.length) > MOST_UNPACKED) throw new Error('content.xml unpacks past the most allowed');
-        reader.write(text.decode(chunk, { stream: !final }));
-        if (final) reader.close();
-      };
-      entry.start();
-    }
+  yield* unpackingParts(bytes, (name) => {
+    if (name === 'mimetype' && mimetype) return { write: mimetype, close: () => {} };
+    if (name === 'content.xml') return (content = new ContentReader(events));
+    return undefined;
   });
-  unzip.register(UnzipPassThrough);
-  unzip.register(UnzipInflate);
-  const PIECE = 64 * 1024;
-  for (let at = 0; at < bytes.length; at += PIECE) {
-    const piece = bytes.subarray(at, at + PIECE);
-    unzip.push(piece, at + PIECE >= bytes.length);
-    yield piece.length;
-  }
   if (!content?.closed) throw new Error('no content.xml, or one that ends early');
 }
 

@@ -3,18 +3,61 @@ import { comparable } from '../../catalogue/comparable.js';
 import { messages } from '../../catalogue/messages.js';
 import type { AnyResource } from '../../resources/define.js';
 import { resources, transferred } from '../../resources/index.js';
-import type { Cell, Incoming, Place, ReadProblem, Row, Sheet } from './types.js';
+import { BATCH, type Cell, type Incoming, type Place, type ReadProblem, type Row } from './types.js';
+import type { Walks } from './zip.js';
 import { cellValue } from './values.js';
 
+// A workbook's records, .xlsx and .ods alike: one sheet per resource, named by its path
+// (`peliculas`) or its Spanish label (`Películas`), read in the order resources refer to each
+// other (inResourceOrder), each a table (tableReader); a sheet that holds something and names no
+// resource is a problem (aboutOtherSheets).
+
+/** What a pass through a workbook's sheets tells: a row of the sheet at `index` (its place in the file), and a sheet's end. */
+export interface SheetEvents {
+  row: (index: number, row: Row) => void;
+  end: (index: number) => void;
+}
+
 /**
- * A workbook's records, .xlsx and .ods alike: one sheet per resource, named by its path
- * (`peliculas`) or its Spanish label (`Películas`), read in the order resources refer to each
- * other, each by readTable. A sheet that holds something and names no resource is a problem.
+ * A workbook's records, a batch at a time, from its sheets (each with its place in the file; -1
+ * for one that holds no cells) once a pass has checked them: what aboutOtherSheets says, then the
+ * sheets that name a resource, in the order resources refer to each other, each row handed on as
+ * `read` parses it: one pass for each run of them that the file keeps in that order (one when it
+ * keeps that order, as exports do), each pass told to `progress`.
  */
-export function readSheets(file: string, sheets: Sheet[]): Incoming[] {
-  const items = aboutOtherSheets(file, sheets.map((s) => ({ name: s.name, filled: s.rows.some((row) => !isEmptyRow(row)) })));
-  for (const { name, rows, resource } of inResourceOrder(sheets)) items.push(...readTable(rows, resource, { file, sheet: name }));
-  return items;
+export async function* workbookRecords(file: string, sheets: { name: string; index: number; filled: boolean }[], read: (indexes: Set<number>, events: SheetEvents) => Iterable<number>, progress: Walks): AsyncGenerator<Incoming[]> {
+  let out = aboutOtherSheets(file, sheets);
+  const runs = runsInFileOrder(inResourceOrder(sheets.filter((sheet) => sheet.index >= 0)));
+  progress.expect(runs.length);
+  for (const run of runs) {
+    const tables = new Map(run.map((sheet) => [sheet.index, tableReader(sheet.resource, { file, sheet: sheet.name })]));
+    let pushed = 0;
+    const pieces = read(new Set(tables.keys()), {
+      row: (index, row) => void tables.get(index)?.row(row).forEach((item) => out.push(item)),
+      end: (index) => void tables.get(index)?.end().forEach((item) => out.push(item)),
+    });
+    for (const piece of pieces) {
+      progress.at((pushed += piece));
+      if (out.length >= BATCH) {
+        yield out;
+        out = [];
+      }
+    }
+    progress.walked();
+  }
+  progress.end();
+  if (out.length > 0) yield out;
+}
+
+/** Sheets in the order given, cut where one comes before the last in the file: each run is read in one pass. */
+function runsInFileOrder<S extends { index: number }>(sheets: S[]): S[][] {
+  const runs: S[][] = [];
+  for (const sheet of sheets) {
+    const run = runs.at(-1);
+    if (run && (run.at(-1)?.index ?? -1) < sheet.index) run.push(sheet);
+    else runs.push([sheet]);
+  }
+  return runs;
 }
 
 /** The sheets that name no resource and hold something: a problem each, or a notice for one of a resource with files (images). */
@@ -37,21 +80,10 @@ export function inResourceOrder<S extends { name: string }>(sheets: S[]): (S & {
 }
 
 /**
- * A spreadsheet's table, CSV file or workbook sheet alike, as records of `resource`: the first row
- * names the columns (by field name or by the admin's label), empty rows are skipped, rows are
- * numbered as the spreadsheet numbers them. Nothing is dropped silently: columns that name no
- * field are named in a notice, a required column the header lacks is one problem for the sheet,
- * every cell a row cannot give is a problem of that row, beside its other ones, and a row with
- * more cells than the header (shifted by an unquoted separator) is one problem.
+ * A workbook's sheet as records of `resource`, a row at a time as it is parsed: the first row that
+ * holds anything names the columns (tableOf), empty rows are skipped, rows are numbered as the
+ * spreadsheet numbers them.
  */
-export function readTable(rows: Row[], resource: AnyResource, where: Omit<Place, 'row'>): Incoming[] {
-  const [header, ...body] = rows.filter((row) => !row.cells.every(isEmpty));
-  if (!header) return [];
-  const table = tableOf(header, resource, where);
-  return [...table.start, ...body.map(table.row), ...table.end()];
-}
-
-/** readTable's rules a row at a time, for a sheet read as it is parsed: empty rows skipped, the first other one its header. */
 export function tableReader(resource: AnyResource, where: Omit<Place, 'row'>) {
   let table: ReturnType<typeof tableOf> | undefined;
   return {
@@ -66,9 +98,12 @@ export function tableReader(resource: AnyResource, where: Omit<Place, 'row'>) {
 }
 
 /**
- * The same rules a row at a time, for a table read in pieces (a CSV file's): what its header
- * gives at once (a required column it lacks), each row's record, and at the end the columns
- * ignored, which only the rows tell when a column has no title.
+ * A spreadsheet's table, CSV file or workbook sheet alike, read a row at a time after its header,
+ * which names the columns (by field name or by the admin's label): what the header gives at once
+ * (a required column it lacks, one problem for the table), each row's record, and at the end the
+ * columns ignored, which only the rows tell when a column has no title. Nothing is dropped
+ * silently: every cell a row cannot give is a problem of that row, beside its other ones, and a
+ * row with more cells than the header (shifted by an unquoted separator) is one problem.
  */
 export function tableOf(header: Row, resource: AnyResource, where: Omit<Place, 'row'>) {
   const titles = header.cells.map((cell) => textOf(cell).trim());
@@ -122,9 +157,6 @@ function letterOf(index: number): string {
   const letter = String.fromCharCode(65 + (index % 26));
   return index < 26 ? letter : letterOf(Math.floor(index / 26) - 1) + letter;
 }
-
-/** The rows of a table given whole (a workbook's sheet), numbered from 1. */
-export const numbered = (rows: Cell[][]): Row[] => rows.map((cells, i) => ({ number: i + 1, cells }));
 
 const isEmpty = (cell: Cell) => cell === null || (typeof cell === 'string' && cell.trim() === '');
 

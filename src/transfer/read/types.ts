@@ -61,12 +61,6 @@ export interface Row {
   cells: Cell[];
 }
 
-/** A sheet of a workbook: its name as its tab shows it, and its rows that hold anything. */
-export interface Sheet {
-  name: string;
-  rows: Row[];
-}
-
 /** A spreadsheet's cell: text (all of a CSV's), or a workbook's number, boolean or date. */
 export type Cell = string | number | boolean | Date | null;
 
