@@ -190,8 +190,8 @@ async function run(db: Db, statement: KeptStatement): Promise<Row[]> {
   const name = await functionOf(db, statement);
   const asItIs = async () => (await db.executeQuery<Row>(CompiledQuery.raw(statement.text, statement.values))).rows;
   if (name === undefined) return asItIs();
-  const call = texts.get(`call ${name}`) ?? `select * from ${name}(${statement.values.map((_, i) => `$${i + 1}`).join(', ')})`;
-  texts.set(`call ${name}`, call);
+  let call = texts.get(name);
+  if (call === undefined) texts.set(name, (call = `select * from ${name}(${statement.values.map((_, i) => `$${i + 1}`).join(', ')})`));
   try {
     return (await db.executeQuery<Row>(CompiledQuery.raw(call, statement.values))).rows;
   } catch (error) {

@@ -2,6 +2,7 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { messages } from '../../catalogue/messages.js';
 import { isEmptyRow, workbookRecords } from './table.js';
 import type { Cell, Incoming, Row } from './types.js';
+import { DAY_ZERO } from './values.js';
 import { MOST_UNPACKED, unpackedSize, unpackingParts, walksOver } from './zip.js';
 
 const MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
@@ -33,20 +34,19 @@ export async function* readOds(file: string, bytes: Buffer, bytesRead: (n: numbe
   const sheets: { name: string; filled: boolean }[] = [];
   // The check, then (as far as is known before it ends) the records in one more walk.
   const progress = walksOver(bytes.length, bytesRead, 2);
-  let mimetype: string;
+  let mimetype = '';
   try {
-    mimetype = unpack(bytes, {
+    progress.walk(unpacking(bytes, {
       sheet: (name) => void sheets.push({ name, filled: false }),
       row: (index, row) => {
         const sheet = sheets[index];
         if (sheet && !sheet.filled && !isEmptyRow(row)) sheet.filled = true;
       },
-    }, progress.at);
+    }, (text) => (mimetype += text)));
   } catch {
     return yield [{ problem: messages.transfer.notOds, place: { file } }];
   }
-  if (mimetype !== MIMETYPE) return yield [{ problem: messages.transfer.notOds, place: { file } }];
-  progress.walked();
+  if (mimetype.trim() !== MIMETYPE) return yield [{ problem: messages.transfer.notOds, place: { file } }];
   yield* workbookRecords(file, sheets.map((sheet, index) => ({ ...sheet, index })), (_, events) => unpacking(bytes, events), progress);
 }
 
@@ -55,14 +55,6 @@ interface ContentEvents {
   sheet?: (name: string) => void;
   row?: (index: number, row: Row) => void;
   end?: (index: number) => void;
-}
-
-/** The whole archive unpacked, content.xml parsed, telling `events` and `pushed` its bytes as they go: its mimetype. Throws when it is no readable archive. */
-function unpack(bytes: Uint8Array, events: ContentEvents, pushed: (n: number) => void): string {
-  let mimetype = '';
-  let at = 0;
-  for (const piece of unpacking(bytes, events, (text) => (mimetype += text))) pushed((at += piece));
-  return mimetype.trim();
 }
 
 /** The archive pushed a piece at a time, content.xml parsed as it unpacks; yields each piece's size once it is parsed. */
@@ -206,4 +198,3 @@ function timeOf(value: string | undefined): Cell {
   return new Date(DAY_ZERO + ms);
 }
 
-const DAY_ZERO = Date.UTC(1899, 11, 30);

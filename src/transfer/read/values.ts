@@ -34,7 +34,8 @@ export function cellValue(kind: FieldKind | undefined, field: string, cell: Excl
   return { value: kind?.type === 'text' ? shown : text, shown };
 }
 
-const DAY_ZERO = Date.UTC(1899, 11, 30);
+/** Spreadsheets' day zero (30/12/1899), from which .xlsx and .ods count their dates and times. */
+export const DAY_ZERO = Date.UTC(1899, 11, 30);
 const MINUTE = 60_000;
 
 /**

@@ -44,7 +44,7 @@ export interface XlsxWorkbook {
  * An .xlsx workbook's structure read and every sheet checked, telling `progress` of its two passes;
  * throws when it is no workbook: a part missing or not well-formed, a sheet that cannot be read.
  */
-export function openXlsx(bytes: Uint8Array, progress?: Walks): XlsxWorkbook {
+export function openXlsx(bytes: Uint8Array, progress: Walks = walksOver(bytes.length, () => {}, 2)): XlsxWorkbook {
   const info: WorkbookInfo = { sheets: [], epoch1904: false };
   const paths: PartPaths = { sheets: new Map() };
   readWhole(bytes, new Map([['xl/workbook.xml', workbookReader(info)], ['xl/_rels/workbook.xml.rels', relationsReader(paths)]]));
@@ -69,9 +69,7 @@ export function openXlsx(bytes: Uint8Array, progress?: Walks): XlsxWorkbook {
     });
     return { write: reader.write, close: () => (reader.close(), (widths[at] = reader.width)) };
   });
-  let pushed = 0;
-  for (const piece of pieces) progress?.at((pushed += piece));
-  progress?.walked();
+  progress.walk(pieces);
   sheetParts.forEach((part, at) => {
     if (part === undefined) return;
     const index = places.get(part);
@@ -105,15 +103,11 @@ function readWhole(bytes: Uint8Array, readers: Map<string, PartReader>): void {
 }
 
 /** Parts read in one pass, as they unpack, each by its reader; a part that is not in the archive is left unread (read-excel-file's reading of a workbook without shared strings or styles). The pass ends once they are read. */
-function walk(bytes: Uint8Array, readers: Map<string, PartReader>, progress?: Walks): void {
+function walk(bytes: Uint8Array, readers: Map<string, PartReader>, progress: Walks): void {
   const left = new Set(readers.keys());
-  let pushed = 0;
-  for (const piece of unpackingParts(bytes, (name) => {
+  const pieces = unpackingParts(bytes, (name) => {
     const reader = readers.get(name);
     return reader && { write: reader.write, close: () => (reader.close(), left.delete(name)) };
-  })) {
-    progress?.at((pushed += piece));
-    if (left.size === 0) break;
-  }
-  progress?.walked();
+  });
+  progress.walk(pieces, () => left.size === 0);
 }

@@ -1,4 +1,5 @@
 import type { Cell, Row } from './types.js';
+import { DAY_ZERO } from './values.js';
 import { showsDate, unescaped, xmlReader, type CellStyle } from './xlsxParts.js';
 import type { PartReader } from './zip.js';
 
@@ -166,7 +167,7 @@ function valueOf(t: string | undefined, s: string | undefined, v: string | undef
 }
 
 const DAY = 86_400_000;
-/** The Unix epoch as a serial date: days from Excel's 0 January 1900, its 29 February 1900 counted. */
-const UNIX_EPOCH = 25_569;
+/** The Unix epoch as a serial date (25,569): days from the spreadsheets' day zero, Excel's 0 January 1900 with its 29 February 1900 counted. */
+const UNIX_EPOCH = -DAY_ZERO / DAY;
 /** The 1904 date system's serial 0 in the 1900 system's days. */
 const EPOCH_1904 = 1_462;

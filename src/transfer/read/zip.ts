@@ -47,8 +47,8 @@ export function* unpackingParts(bytes: Uint8Array, open: (name: string) => PartR
       if ((unpacked += chunk.length) > MOST_UNPACKED) throw new Error(`${entry.name} unpacks past the most allowed`);
       // In slices: text of a few pages dies young, where a large piece's would wait for a full collection.
       for (let at = 0; at < chunk.length; at += TEXT_SLICE) reader.write(text.decode(chunk.subarray(at, at + TEXT_SLICE), { stream: true }));
-      if (final) reader.write(text.decode());
       if (final) {
+        reader.write(text.decode());
         reader.close();
         unfinished.delete(entry.name);
       }
@@ -81,11 +81,22 @@ export function walksOver(size: number, bytesRead: (n: number) => void, walks: n
     if (now > told) bytesRead(now - told);
     told = Math.max(told, now);
   };
+  /** Bytes of the archive the walk under way has pushed. */
+  const at = (pushed: number) => tell((done + pushed / size) / walks);
+  const walked = () => tell(++done / walks);
   return {
     expect: (left: number) => void (walks = done + Math.max(left, 1)),
-    /** Bytes of the archive the walk under way has pushed. */
-    at: (pushed: number) => tell((done + pushed / size) / walks),
-    walked: () => tell(++done / walks),
+    at,
+    walked,
+    /** A whole walk: each piece `pieces` yields told as it is pushed, until `enough` says the rest is not needed. */
+    walk(pieces: Iterable<number>, enough: () => boolean = () => false) {
+      let pushed = 0;
+      for (const piece of pieces) {
+        at((pushed += piece));
+        if (enough()) break;
+      }
+      walked();
+    },
     /** The rest, once the reader is through (walks it found it did not need). */
     end: () => tell(1),
   };
