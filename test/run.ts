@@ -15,6 +15,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { runnerArgs } from './runnerArgs.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // The longest files first: the admin's browser tests (about 90 s on this 2-core machine), then the
@@ -47,12 +48,9 @@ async function runSuite(backend: 'sqlite' | 'postgres', env: NodeJS.ProcessEnv):
   const suite = only(backend);
   if (suite.length === 0) return true;
   console.log(`\n# cartelera tests on ${backend} (${suite.length} files, Node.js ${process.versions.node})\n`);
-  // --test-force-exit: a test file whose tests are over exits then, instead of waiting on a handle
-  // left open. Node.js 26 was once seen spinning for minutes in its exit-time clean-up of such a
-  // handle (a test of service processes and a TCP relay), which would hang CI.
   // Four files at once on two cores: most of a file's time is spent waiting on processes it
   // started (the service, Chromium, LibreOffice, PostgreSQL), not on this machine's cores.
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, '--test-force-exit', ...suite], {
+  const child = spawn(process.execPath, [...runnerArgs(CONCURRENCY), ...suite], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env, TEST_STORE: backend },
