@@ -185,7 +185,7 @@ async function cartelera(
 ): Promise<Target> {
   const port = await freePort();
   const launch = () =>
-    startServer(name, pinned(0, [node, ...startArguments()]), {
+    startServer(name, pinned(0, [node, ...startArguments(cwd)]), {
       cwd,
       port,
       // Room for bench/changes.ts's 1,000 live streams beside wrk's connections.
