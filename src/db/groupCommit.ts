@@ -3,9 +3,7 @@ import type { Db } from './schema.js';
 /**
  * SQLite's group commit queue. Writes that arrive together (in one turn of the event loop, or
  * while the previous group was committing) are handed on as one group, to commit in one
- * transaction (db/transaction.ts); a process commits one group at a time. A group hands the
- * store on once it has committed, before its sync has ended: the next group commits while the
- * disk syncs the one before (db/sqlite.ts, Durability), and waits for a sync of its own.
+ * transaction (db/transaction.ts); a process commits one group at a time.
  */
 
 /** A write: what it does in the transaction it is given. */
@@ -21,11 +19,8 @@ export interface Pending {
 /** The most writes one transaction takes: more would keep reads waiting on SQLite's one connection. */
 const MAX_GROUP = 64;
 
-/**
- * A queue that hands `commit` the writes that arrive together, one group at a time; `commit` answers
- * each of them, and calls `committed` once the next group may take the store (or settles).
- */
-export function groupCommitQueue(commit: (group: Pending[], committed: () => void) => Promise<void>): <T>(write: Write<T>) => Promise<T> {
+/** A queue that hands `commit` the writes that arrive together, one group at a time; `commit` answers each of them. */
+export function groupCommitQueue(commit: (group: Pending[]) => Promise<void>): <T>(write: Write<T>) => Promise<T> {
   let queue: Pending[] = [];
   let scheduled = false;
   let running = false;
@@ -36,14 +31,10 @@ export function groupCommitQueue(commit: (group: Pending[], committed: () => voi
     const group = queue.slice(0, MAX_GROUP);
     queue = queue.slice(MAX_GROUP);
     running = true;
-    let handedOn = false;
-    const next = () => {
-      if (handedOn) return;
-      handedOn = true;
+    void commit(group).finally(() => {
       running = false;
       start();
-    };
-    void commit(group, next).finally(next);
+    });
   };
 
   return <T>(write: Write<T>) =>

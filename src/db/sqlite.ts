@@ -259,15 +259,11 @@ interface Mark {
 
 const covers = (synced: Mark, now: Mark) => synced.commits >= now.commits && synced.dataVersion === now.dataVersion;
 
-/** A sync in progress: what it covers, its end, and a failure of a sync that ran beside it. */
+/** A sync in progress, what it covers, and its end. */
 interface Sync {
   covers: Mark;
   done: Promise<void>;
-  failed?: unknown;
 }
-
-/** The most syncs at once: as many as libuv's pool has threads by default. */
-const MAX_SYNCS = 4;
 
 /** The file stores whose commits this process syncs itself (SQLITE_SYNCHRONOUS=full). */
 const durabilities = new WeakMap<Db, Durability>();
@@ -280,27 +276,21 @@ const durabilities = new WeakMap<Db, Durability>();
  * or the live feed goes out): a commit is visible to reads before it is on disk, but no answer
  * shows it until it is. A sync of the file covers whatever was written to it before, by any
  * connection of any process: so also another process's commit that a read here saw (data_version
- * moved) before that process's own sync. A commit that no sync under way covers starts one at
- * once, beside those under way (up to MAX_SYNCS), rather than after them: the next group of writes
- * commits while the one before is syncing (db/groupCommit.ts), and waits for one sync, not two.
- * Each sync under way has a descriptor of the file of its own: Linux reports a failed write-back
- * once per descriptor, so a sync that shares one with another could be told of its failure too
- * late, or not at all. A sync that was under way when another failed fails too: what it waited
- * for may be what the other could not write.
+ * moved) before that process's own sync. Syncs run one at a time; a sync covers every commit
+ * made before it started, so the commits made meanwhile share the next one.
  */
 class Durability {
   /** Commits made through this process's connection. */
   private commits = 0;
-  /** What the newest sync to succeed (in the order they started) covered. */
+  /** What the newest finished sync covered: this process's commits, and data_version (the others'). */
   private covered: Mark = { commits: 0, dataVersion: -1 };
-  private coveredBy = 0;
   private readonly dataVersion: () => number;
   private readonly wal: string;
-  /** Descriptors of the WAL file: every one opened, and those no sync is using. */
-  private readonly opened: number[] = [];
-  private readonly free: number[] = [];
+  private fd: number | undefined;
+  /** Syncs started, and the newest finished one (with its failure, if it failed). */
   private started = 0;
-  private readonly running = new Set<Sync>();
+  private finished: { sync: number; error?: unknown } = { sync: 0 };
+  private running: Sync | undefined;
 
   constructor(sqlite: SQLite.Database) {
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
@@ -316,56 +306,53 @@ class Durability {
   durable(): Promise<void> | undefined {
     const now = { commits: this.commits, dataVersion: this.dataVersion() };
     if (covers(this.covered, now)) return undefined;
-    for (const sync of this.running) if (covers(sync.covers, now)) return sync.done;
-    if (this.running.size < MAX_SYNCS) return this.sync(now).done;
-    // As many syncs as the pool runs at once are under way: once one ends, another starts.
-    return Promise.race([...this.running].map((sync) => sync.done.catch(() => {}))).then(() => this.durable());
+    if (this.running && covers(this.running.covers, now)) return this.running.done;
+    return this.syncAfter(this.started);
   }
 
   /** Before the connection closes: commits nobody waited for (a command's) are synced too, as far as the disk lets. */
   close(): void {
     if (this.covered.commits < this.commits) {
       try {
-        fdatasyncSync(this.descriptor());
+        fdatasyncSync(this.walFd());
       } catch {
         // The writes that were answered waited for their own sync; these were never confirmed.
       }
     }
-    for (const fd of this.opened) closeSync(fd);
-    this.opened.length = this.free.length = 0;
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 
-  private sync(covering: Mark): Sync {
-    const order = ++this.started;
-    const fd = this.descriptor();
-    const sync: Sync = {
-      covers: covering,
-      done: new Promise<void>((resolve, reject) =>
-        fdatasync(fd, (error) => {
-          this.running.delete(sync);
-          this.free.push(fd);
-          if (error) for (const other of this.running) other.failed ??= error;
-          const failed = error ?? sync.failed;
-          if (failed !== undefined) return reject(failed);
-          if (order > this.coveredBy) {
-            this.covered = covering;
-            this.coveredBy = order;
-          }
-          resolve();
-        }),
-      ),
-    };
-    this.running.add(sync);
-    return sync;
+  /** Settles once a sync started after the first `after` has finished. */
+  private async syncAfter(after: number): Promise<void> {
+    for (;;) {
+      if (this.finished.sync > after) {
+        if (this.finished.error !== undefined) throw this.finished.error;
+        return;
+      }
+      this.running ??= this.sync();
+      await this.running.done.catch(() => {});
+    }
   }
 
-  /** A descriptor of the WAL file no sync is using: SQLite keeps the file (the same one) while this process's connection is open. */
-  private descriptor(): number {
-    const fd = this.free.pop();
-    if (fd !== undefined) return fd;
-    const opened = openSync(this.wal, 'r');
-    this.opened.push(opened);
-    return opened;
+  private sync(): Sync {
+    const sync = ++this.started;
+    const covering = { commits: this.commits, dataVersion: this.dataVersion() };
+    const done = new Promise<void>((resolve, reject) =>
+      fdatasync(this.walFd(), (error) => {
+        this.running = undefined;
+        this.finished = error ? { sync, error } : { sync };
+        if (error) return reject(error);
+        this.covered = covering;
+        resolve();
+      }),
+    );
+    return { covers: covering, done };
+  }
+
+  /** The WAL file, opened once: SQLite keeps it (the same file) while this process's connection is open. */
+  private walFd(): number {
+    return (this.fd ??= openSync(this.wal, 'r'));
   }
 }
 

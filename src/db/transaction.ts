@@ -36,7 +36,7 @@ export function inTransaction<T>(db: Db, write: Write<T>): Promise<T> {
   }
   let queue = queues.get(db);
   if (!queue) {
-    queue = groupCommitQueue((group, committed) => commitGroup(db, group, committed));
+    queue = groupCommitQueue((group) => commitGroup(db, group));
     queues.set(db, queue);
   }
   return queue(write);
@@ -49,10 +49,9 @@ const queues = new WeakMap<Db, <T>(write: Write<T>) => Promise<T>>();
  * Runs `work` in one transaction that holds the store's write lock from its start, on SQLite
  * (BEGIN IMMEDIATE): a long write such as an import then waits its turn for the lock, instead of
  * failing when another connection commits between its first read and its first write. Elsewhere
- * an ordinary transaction. On SQLite, `committed` is told once the transaction has committed and
- * the store's connection is free, before the commit's sync has ended.
+ * an ordinary transaction.
  */
-export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>, committed?: () => void): Promise<T> {
+export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   if (dialectOf(db) === 'postgres') return db.transaction().execute(work);
   const result = await db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
@@ -68,7 +67,6 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>,
       heldTransactions.delete(connection);
     }
   });
-  committed?.();
   // On disk before it is answered: synced off the event loop, the store's connection free meanwhile
   // for reads (which wait for the same sync before they answer) and for the next group to commit.
   await sqliteDurable(db)?.catch(() => {
@@ -156,13 +154,12 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * it are stored as they would be alone, in their order of arrival. Nothing is answered, and
  * nothing is visible to a read, before the commit. If the transaction fails as a whole (its
  * commit, a lost connection, a lock not granted), each write runs again alone, so that each gets
- * the answer it would get alone, before the next group starts. `committed` hands the store on to
- * the next group once this one committed (see groupCommit.ts).
+ * the answer it would get alone.
  */
-async function commitGroup(db: Db, group: Pending[], committed?: () => void): Promise<void> {
+async function commitGroup(db: Db, group: Pending[]): Promise<void> {
   const [only] = group;
   if (group.length === 1 && only) {
-    await alone(db, only.write, committed).then(only.resolve, only.reject);
+    await alone(db, only.write).then(only.resolve, only.reject);
     counted(1);
     return;
   }
@@ -172,7 +169,7 @@ async function commitGroup(db: Db, group: Pending[], committed?: () => void): Pr
       const done: Outcome[] = [];
       for (const { write } of group) done.push(await inGroup(trx, write));
       return done;
-    }, committed);
+    });
   } catch (error) {
     // Committed, perhaps: none of the group is acknowledged, and none runs again.
     if (error instanceof UnconfirmedCommit) return group.forEach((pending) => pending.reject(error));
@@ -225,13 +222,13 @@ export async function inOneStatement<T>(db: Db, write: () => Promise<T>, explain
 }
 
 /**
- * A write in a transaction of its own (no savepoint: see refusable); `committed` as writeTransaction's.
+ * A write in a transaction of its own (no savepoint: see refusable).
  */
-function alone<T>(db: Db, write: Write<T>, committed?: () => void): Promise<T> {
+function alone<T>(db: Db, write: Write<T>): Promise<T> {
   return retried(db, () => writeTransaction(db, (trx) => {
     soleWrites.add(trx);
     return write(trx).finally(() => soleWrites.delete(trx));
-  }, committed));
+  }));
 }
 
 /**
