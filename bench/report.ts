@@ -318,7 +318,7 @@ not one of them either: the first run that includes it installs \`directus@${DIR
 isolated-vm, are built from source against Node.js ${DIRECTUS_NODE}, on which it then runs:
 isolated-vm 5 does not build against Node.js 26). The code before the change log (the target \`cartelera-baseline\`; another commit with
 \`BENCH_BASELINE=<commit>\`) is taken from git and built once into \`.bench/baseline-<commit>/\` with this
-checkout's \`node_modules\`. Apart from those, it leaves nothing behind: servers, the SQLite files,
+checkout's \`node_modules\`, and started with the node flags of that commit's own \`npm start\`. Apart from those, it leaves nothing behind: servers, the SQLite files,
 json-server's db.json, Platformatic DB's config, Directus's project folder and PostgreSQL's data folder live under the OS temp dir
 and are removed at the end, on failure and on Ctrl-C too.
 

@@ -153,7 +153,8 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
 
 /**
  * The commit the bench compares this code with (BENCH_BASELINE, default the code before the change
- * log): its tree, built once into .bench/baseline-<commit>/ with this checkout's node_modules.
+ * log): its tree, built once into .bench/baseline-<commit>/ with this checkout's node_modules, and
+ * started as its own package.json's start script says (its node flags may differ from this code's).
  */
 export const BASELINE = process.env.BENCH_BASELINE || 'a2e6fea';
 
@@ -185,7 +186,7 @@ async function cartelera(
 ): Promise<Target> {
   const port = await freePort();
   const launch = () =>
-    startServer(name, pinned(0, [node, ...startArguments()]), {
+    startServer(name, pinned(0, [node, ...startArguments(cwd)]), {
       cwd,
       port,
       // Room for bench/changes.ts's 1,000 live streams beside wrk's connections.

@@ -21,9 +21,12 @@ export interface Service {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** What `npm start` gives node (its flags and the script), read from package.json so the two cannot differ. */
-export function startArguments(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+/**
+ * What `npm start` gives node (its flags and the script), read from package.json so the two cannot
+ * differ: this checkout's, or the one in `folder` (another commit's, bench/targets.ts's baseline).
+ */
+export function startArguments(folder = root): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const command = /^exec node (.+)$/.exec(scripts.start);
   if (!command?.[1]) throw new Error(`package.json's start script is not "exec node …": ${scripts.start}`);
   return command[1].split(/\s+/);
