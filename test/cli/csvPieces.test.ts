@@ -1,8 +1,9 @@
 // A CSV file is read a piece at a time (src/transfer/read/csv.ts): its records come in batches as
 // the parser reaches them, not after the whole file is parsed, and a file larger than one piece
-// reads exactly as a small one would.
+// reads exactly as a small one would. A file on disk of 1 MiB or more is parsed in a worker thread
+// (csvWorker.ts), and reads exactly as its bytes parsed here do.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readSpreadsheets, type SpreadsheetFile } from '../../src/transfer/read/index.js';
@@ -60,5 +61,52 @@ describe('a CSV file read in pieces', () => {
     assert.ok(last && 'resource' in last);
     assert.equal(last.record.titulo, 'Canción');
     assert.equal(onDisk.filter((item) => 'resource' in item).length, ROWS + 1);
+  });
+
+  describe('a file parsed in a worker thread', () => {
+    const LARGE = 24_000; // about 1.3 MB: past the size parsed in a worker
+    const read = async (file: SpreadsheetFile) => {
+      const items = [];
+      let bytes = 0;
+      for await (const batch of readSpreadsheets([file], {}, (n) => (bytes += n))) items.push(...batch);
+      return { items, bytes };
+    };
+    const onDiskAndWhole = async (bytes: Buffer) => {
+      const path = join(tempDir('cartelera-csv-'), 'peliculas.csv');
+      writeFileSync(path, bytes);
+      assert.ok(statSync(path).size >= 1024 * 1024);
+      return { onDisk: await read({ name: 'peliculas.csv', path }), whole: await read({ name: 'peliculas.csv', bytes }), size: bytes.length };
+    };
+
+    it('when a large CSV file is read from disk, then it gives the records its bytes give, and every byte is counted', async () => {
+      const { onDisk, whole, size } = await onDiskAndWhole(Buffer.from(csv(LARGE)));
+      assert.deepEqual(onDisk.items, whole.items);
+      assert.equal(onDisk.items.length, LARGE);
+      assert.deepEqual([onDisk.bytes, whole.bytes], [size, size]);
+    });
+
+    it('when a large CSV file on disk leaves a quote open at its end, then the rows before it and the problem at its row are what its bytes give', async () => {
+      const { onDisk, whole } = await onDiskAndWhole(Buffer.from(csv(LARGE, '"Sin cerrar;x;90;1')));
+      assert.deepEqual(onDisk.items, whole.items);
+      const last = onDisk.items.at(-1);
+      assert.ok(last && 'problem' in last);
+      assert.equal(last.place.row, LARGE + 2);
+    });
+
+    it('when a large CSV file on disk is not UTF-8 near its end, then it is read as Windows-1252 and says so, as its bytes are', async () => {
+      const { onDisk, whole } = await onDiskAndWhole(Buffer.concat([Buffer.from(csv(LARGE)), Buffer.from('\nCanción;x;90;1\n', 'latin1')]));
+      assert.deepEqual(onDisk.items, whole.items);
+      assert.ok(onDisk.items[0] && 'notice' in onDisk.items[0]);
+    });
+
+    it('when the reading stops after the first batch, then the worker stops with it', async () => {
+      const path = join(tempDir('cartelera-csv-'), 'peliculas.csv');
+      writeFileSync(path, csv(LARGE));
+      for await (const batch of readSpreadsheets([{ name: 'peliculas.csv', path }])) {
+        assert.equal(batch.length, BATCH);
+        break;
+      }
+      // A worker left running would keep this file's process alive, and its test run would never end.
+    });
   });
 });
