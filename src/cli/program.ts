@@ -212,7 +212,7 @@ function open(url: string, role: 'store' | 'target', create: boolean | undefined
   }
   console.error(`cartelera: ${role} ${shown}`);
   try {
-    return openDatabase(url, { ...STORE_DEFAULTS, sqlitePageCacheKb: PAGE_CACHE_KB });
+    return openDatabase(url, { ...STORE_DEFAULTS, sqlitePageCacheKb: PAGE_CACHE_KB, sqliteUndoInMemory: true });
   } catch (error) {
     // A store on a full or read-only disk cannot even be opened (SQLite makes its -wal and -shm files): said as any write's fault.
     if (storeFaultOf(error) === 'disk_full' || storeFaultOf(error) === 'read_only') throw error;

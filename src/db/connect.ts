@@ -16,6 +16,8 @@ export interface StoreOptions {
   sqliteCheckpointsBeside?: boolean;
   /** SQLite: the most of the store's pages the connection keeps in memory, in KiB (16,000 when absent). */
   sqlitePageCacheKb?: number;
+  /** SQLite: what a savepoint or statement must be able to undo kept in memory, not in a temporary file (see SqliteOptions). */
+  sqliteUndoInMemory?: boolean;
   /** Told when a connection fails (say, the server restarting); the query on it, if any, fails too. */
   onConnectionError?: (error: Error) => void;
 }
@@ -25,8 +27,8 @@ export const STORE_DEFAULTS: StoreOptions = { poolMax: 10, statementTimeoutMs: 5
 /** Opens the store named by a DATABASE_URL (see docs/configuration.md). */
 export function openDatabase(url: string, options: StoreOptions = STORE_DEFAULTS): Db {
   if (url.startsWith('sqlite:')) {
-    const { sqliteSynchronous: synchronous = 'full', sqliteCheckpointsBeside: checkpointsBeside = false, sqlitePageCacheKb: pageCacheKb } = options;
-    return openSqlite(url.slice('sqlite:'.length), { synchronous, checkpointsBeside, ...(pageCacheKb !== undefined && { pageCacheKb }) });
+    const { sqliteSynchronous: synchronous = 'full', sqliteCheckpointsBeside: checkpointsBeside = false, sqlitePageCacheKb: pageCacheKb, sqliteUndoInMemory: undoInMemory = false } = options;
+    return openSqlite(url.slice('sqlite:'.length), { synchronous, checkpointsBeside, undoInMemory, ...(pageCacheKb !== undefined && { pageCacheKb }) });
   }
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error(`DATABASE_URL must start with sqlite:, postgres:// or postgresql:// (got "${url}")`);

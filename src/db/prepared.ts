@@ -50,18 +50,21 @@ export async function insertReturning<T extends keyof Database>(db: Db, table: T
 
 /**
  * Stores `rows` in `table`, many a statement (runs of rows with the same columns, up to MANY_ROWS
- * each); answers the rows as stored, in no particular order: match them by a unique value.
+ * each); answers the rows as stored, in no particular order: match them by a unique value. With
+ * `answered`, only those columns of each (a caller that knows what it stored spares the store
+ * sending it back).
  */
-export async function insertManyReturning<T extends keyof Database>(db: Db, table: T, rows: Insertable<Database[T]>[]): Promise<Stored<T>[]> {
+export async function insertManyReturning<T extends keyof Database>(db: Db, table: T, rows: Insertable<Database[T]>[], answered?: readonly string[]): Promise<Stored<T>[]> {
   const stored: Stored<T>[] = [];
   let run: [string, unknown][][] = [];
   let columns = '';
   const store = async () => {
     if (run.length === 0) return;
     const values = run.flatMap((entries) => entries.map(([, value]) => value));
-    const text = textOf(`${dialectOf(db)} insert-many ${table} ${columns} ${run.length}`, values, () =>
-      (db as unknown as Loose).insertInto(table as string).values(run.map((entries) => Object.fromEntries(entries))).returningAll().compile(),
-    );
+    const text = textOf(`${dialectOf(db)} insert-many ${table} ${columns} ${run.length} ${answered?.join() ?? '*'}`, values, () => {
+      const insert = (db as unknown as Loose).insertInto(table as string).values(run.map((entries) => Object.fromEntries(entries)));
+      return (answered ? insert.returning(answered as string[]) : insert.returningAll()).compile();
+    });
     stored.push(...(await db.executeQuery<Stored<T>>(CompiledQuery.raw(text, values))).rows);
     run = [];
   };

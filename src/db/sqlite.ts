@@ -27,9 +27,15 @@ export interface SqliteOptions {
   checkpointsBeside: boolean;
   /** The most of the store's pages the connection keeps in memory, in KiB; better-sqlite3 builds SQLite with 16,000. */
   pageCacheKb?: number;
+  /**
+   * SQLite's temporary files kept in memory (`temp_store = memory`): for a command, the pages a
+   * savepoint or a statement of its long transaction may have to undo, written to a temporary file
+   * past their first 64 KiB otherwise; a savepoint's worth at a time, let go at its release.
+   */
+  undoInMemory?: boolean;
 }
 
-export function openSqlite(path: string, { synchronous, checkpointsBeside: beside, pageCacheKb }: SqliteOptions): Db {
+export function openSqlite(path: string, { synchronous, checkpointsBeside: beside, pageCacheKb, undoInMemory = false }: SqliteOptions): Db {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true });
     folders.add(dirname(path));
@@ -47,6 +53,7 @@ export function openSqlite(path: string, { synchronous, checkpointsBeside: besid
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   if (pageCacheKb !== undefined) sqlite.pragma(`cache_size = -${Math.round(pageCacheKb)}`);
+  if (undoInMemory) sqlite.pragma('temp_store = memory');
   const durability = synchronous === 'full' && !sqlite.memory ? new Durability(sqlite) : undefined;
   const checkpoints = beside && !sqlite.memory ? checkpointsBeside(sqlite) : undefined;
   const writer = reusingStatements(sqlite, true, durability);

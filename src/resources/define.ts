@@ -223,8 +223,11 @@ export function defineResource<T extends keyof Database, K extends string, F ext
     kinds,
     textFields,
     representation: (record) => {
+      // Built field by field: an import makes one per record it stores (the change's despues).
       const field = answered(record);
-      return JSON.stringify(Object.fromEntries(names.map((name) => [name, field(name)])));
+      const answer: Record<string, unknown> = {};
+      for (const name of names) answer[name] = field(name);
+      return JSON.stringify(answer);
     },
     whole,
     uniqueValue,

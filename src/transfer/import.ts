@@ -4,6 +4,7 @@ import { comparable } from '../catalogue/comparable.js';
 import { Refusal, type Problem } from '../catalogue/refusal.js';
 import { validated } from '../catalogue/validation.js';
 import { moveSequencePastKeys } from '../db/dialect.js';
+import { insertManyReturning } from '../db/prepared.js';
 import { allRows, turnTaker } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
 import type { AnyResource } from '../resources/define.js';
@@ -136,7 +137,7 @@ class Importer {
   private readonly places = new PlaceCodes();
 
   /**
-   * New records of one resource, in the order read, stored many a statement (resource.createMany)
+   * New records of one resource, in the order read, stored many a statement (storeHeld)
    * when the file moves on to another resource, before an update, when HOLD are held, and at the end.
    */
   private held: { resource: AnyResource; records: Held[] } | undefined;
@@ -345,9 +346,11 @@ class Importer {
     const { resource, records } = held;
     const known = this.known.get(resource) ?? (await this.knownOf(resource));
     if (!this.storing) return records.forEach(({ value, unique }) => this.know(known, unique, standIn(known, unique), value));
+    // Stored as made here, the store answering only what it adds (the key, what it works out) and what matches each row to its record.
+    const rows = records.map(({ value }) => resource.newRow(value));
     let stored: Record<string, unknown>[];
     try {
-      stored = await inSavepoint(this.db, () => resource.createMany(this.db, records.map(({ value }) => value)));
+      stored = await inSavepoint(this.db, () => insertManyReturning(this.db, resource.table, rows as never[], answeredOf(resource)));
     } catch (error) {
       if (violationOf(error) === undefined) throw error;
       for (const { value, place, unique } of records) {
@@ -358,10 +361,10 @@ class Importer {
       }
       return;
     }
-    const rows = inOrderOf(resource, records, stored);
+    const answers = inOrderOf(resource, records, stored);
     for (let i = 0; i < records.length; i++) {
       const { value, unique } = records[i] as Held;
-      this.know(known, unique, await recordCreated(this.db, resource, rows[i] as Record<string, unknown>, this.context), value);
+      this.know(known, unique, await recordCreated(this.db, resource, { ...rows[i], ...answers[i] }, this.context), value);
     }
   }
 
@@ -427,6 +430,17 @@ function inOrderOf(resource: AnyResource, records: Held[], stored: Record<string
     if (!row) throw new Error(`the store answered no row for ${resource.name} ${unique}`);
     return row;
   });
+}
+
+/**
+ * What the store answers for each new record an import stores many a statement: its key, its
+ * unique fields (which match it to its record) and the fields the store works out (an image's url).
+ */
+const answered = new WeakMap<AnyResource, readonly string[]>();
+function answeredOf(resource: AnyResource): readonly string[] {
+  let columns = answered.get(resource);
+  if (columns === undefined) answered.set(resource, (columns = [...new Set([resource.key.name, ...resource.unique, ...(resource.readOnly ?? [])])]));
+  return columns;
 }
 
 /** A coded value given as its label (`Película`), as the code the API takes (`pelicula`); anything else as it is. */

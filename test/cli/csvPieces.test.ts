@@ -1,8 +1,9 @@
 // A CSV file is read a piece at a time (src/transfer/read/csv.ts): its records come in batches as
 // the parser reaches them, not after the whole file is parsed, and a file larger than one piece
-// reads exactly as a small one would.
+// reads exactly as a small one would. A file on disk of 1 MiB or more is parsed in a worker thread
+// (csvWorker.ts), and reads exactly as its bytes parsed here do.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readSpreadsheets, type SpreadsheetFile } from '../../src/transfer/read/index.js';
@@ -60,5 +61,44 @@ describe('a CSV file read in pieces', () => {
     assert.ok(last && 'resource' in last);
     assert.equal(last.record.titulo, 'Canción');
     assert.equal(onDisk.filter((item) => 'resource' in item).length, ROWS + 1);
+  });
+
+  describe('a file parsed in a worker thread', () => {
+    const LARGE = 24_000; // about 1.3 MB: past the size parsed in a worker
+    const read = async (file: SpreadsheetFile) => {
+      const items = [];
+      let bytes = 0;
+      for await (const batch of readSpreadsheets([file], {}, (n) => (bytes += n))) items.push(...batch);
+      return { items, bytes };
+    };
+    const onDiskAndWhole = async (bytes: Buffer) => {
+      const path = join(tempDir('cartelera-csv-'), 'peliculas.csv');
+      writeFileSync(path, bytes);
+      assert.ok(statSync(path).size >= 1024 * 1024);
+      return { onDisk: await read({ name: 'peliculas.csv', path }), whole: await read({ name: 'peliculas.csv', bytes }), size: bytes.length };
+    };
+
+    it('when a large CSV file on disk is not UTF-8 and leaves a quote open at its end, then it reads as its bytes do: the notice, every row, the problem at its row, every byte counted', async () => {
+      const bytes = Buffer.concat([Buffer.from(csv(LARGE)), Buffer.from('\nCanción;x;90;1\n"Sin cerrar;x;90;1', 'latin1')]);
+      const { onDisk, whole, size } = await onDiskAndWhole(bytes);
+      assert.deepEqual(onDisk.items, whole.items);
+      assert.deepEqual([onDisk.bytes, whole.bytes], [size, size]);
+      assert.ok(onDisk.items[0] && 'notice' in onDisk.items[0]);
+      assert.equal(onDisk.items.filter((item) => 'resource' in item).length, LARGE + 1);
+      const last = onDisk.items.at(-1);
+      assert.ok(last && 'problem' in last);
+      // After the header, the rows, an empty line and Canción's row.
+      assert.equal(last.place.row, LARGE + 4);
+    });
+
+    it('when the reading stops after the first batch, then the worker stops with it', async () => {
+      const path = join(tempDir('cartelera-csv-'), 'peliculas.csv');
+      writeFileSync(path, csv(LARGE));
+      for await (const batch of readSpreadsheets([{ name: 'peliculas.csv', path }])) {
+        assert.equal(batch.length, BATCH);
+        break;
+      }
+      // A worker left running would keep this file's process alive, and its test run would never end.
+    });
   });
 });

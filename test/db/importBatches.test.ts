@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { dialectOf } from '../../src/db/dialect.js';
 import type { Db } from '../../src/db/schema.js';
+import { transferred } from '../../src/resources/index.js';
 import { importCatalogue } from '../../src/transfer/import.js';
 import { readImport } from '../../src/transfer/read/index.js';
 import { backend, withMigratedStore } from '../stores.js';
@@ -54,6 +55,34 @@ describe(`import, many records a statement (${backend})`, () => {
       assert.deepEqual(cambios.map((c) => [c.recurso, Number(c.clave)]), [['categorias', 2], ...peliculas.map((p) => ['peliculas', Number(p.id)])]);
       assert.deepEqual(JSON.parse(cambios[MOVIES]?.despues ?? '{}'), { id: MOVIES, titulo: `Película ${MOVIES}`, sipnosis: 's', duracion: 90, categoria_id: 2 });
       assert.ok(cambios.every((c) => c.quien === 'ana'));
+    });
+  });
+
+  it('when an import creates records of every resource, then each change holds the record exactly as the API answers it from the store', async () => {
+    await withMigratedStore(async ({ db }) => {
+      // Values a store could answer otherwise than given: accents, a boolean, coordinates, dates with and without a time, a null, a default, the largest dni.
+      const file = join(tempDir('cartelera-import-'), 'catalogo.json');
+      writeFileSync(file, JSON.stringify({
+        formato: 'cartelera', version: 1,
+        categorias: [{ nombre: 'Drama' }, { nombre: 'Música' }],
+        peliculas: [{ titulo: 'Roma', sipnosis: 'Ciudad de México, 1970.', duracion: 135, categoria: 'Drama' }],
+        Obras: [{ titulo: 'La Celestina', descripcion: 'Tragicomedia.', duracion: 120, categoria: 'Drama' }],
+        eventosUrbanos: [{ titulo: 'Milonga', descripcion: 'Al aire libre.', fecha: '2026-09-20', lugar: 'Plaza Dorrego', categoria: 'Música' }],
+        artistas: [{ dni: 9007199254740991, nombre: 'Alfonso', apellido: 'Cuarón', tipo: 'director', descripcion: 'Director.' }],
+        participaciones: [{ artistas_dni: 9007199254740991, tipo_evento: 'pelicula', evento: 'Roma' }],
+        lugares: [{ nombre: 'Teatro Colón', direccion: 'Cerrito 628', latitud: -34.601066, longitud: -58.383217, accesible: true }, { nombre: 'Sala', direccion: 'Corrientes 1' }],
+        funciones: [{ tipo_evento: 'obra', evento: 'La Celestina', lugar: 'Teatro Colón', inicio: '2026-12-25T20:00:00-03:00', fin: null }],
+      }));
+      const result = await importFile(db, file);
+      assert.deepEqual(result.problems, []);
+      const { rows: cambios } = await sql<{ recurso: string; clave: number; despues: string }>`select recurso, clave, despues from cambios order by id`.execute(db);
+      assert.equal(cambios.length, 10);
+      for (const { recurso, clave, despues } of cambios) {
+        const resource = transferred.find((r) => r.name === recurso);
+        const stored = await resource?.queries(db).get(Number(clave));
+        assert.ok(resource && stored, `${recurso} ${clave} is stored`);
+        assert.equal(despues, resource.representation(stored));
+      }
     });
   });
 

@@ -74,10 +74,10 @@ export async function* readSpreadsheets(files: SpreadsheetFile[], options: ReadO
     return resource ? [{ ...file, resource }] : [];
   });
   if (csv.length === 0) return;
-  const { piecesOf, piecesOnDisk, readCsv } = await import('./csv.js');
+  const { piecesOf, readCsv } = await import('./csv.js');
   for (const file of csv.sort((a, b) => resources.indexOf(a.resource) - resources.indexOf(b.resource))) {
-    const pieces = 'bytes' in file ? () => piecesOf(file.bytes) : piecesOnDisk(file.path);
-    yield* readCsv(file.name, pieces, file.resource, options.encoding, bytesRead);
+    const source = 'bytes' in file ? { pieces: () => piecesOf(file.bytes) } : { path: file.path };
+    yield* readCsv(file.name, source, file.resource, options.encoding, bytesRead);
   }
 }
 
