@@ -1,7 +1,7 @@
 import { messages } from '../catalogue/messages.js';
-import { invalid, notFound } from '../catalogue/refusal.js';
+import { invalid, notFound, Refusal } from '../catalogue/refusal.js';
 import { lockedRow } from '../db/dialect.js';
-import { storeFaultOf, violationOf } from '../db/errors.js';
+import { violationOf } from '../db/errors.js';
 import { forget, knownRow, type Versioned } from '../db/knownRows.js';
 import { insertLogged, updateLogged, versionedRow, type LoggedChange } from '../db/prepared.js';
 import type { Db } from '../db/schema.js';
@@ -164,8 +164,10 @@ async function knownAndStored(
     if (changesNothing(resource, known.row, fields)) return undefined;
     return await storedAt(db, resource, key, known, fields, context, (refusal) => Promise.reject(refusal));
   } catch (error) {
-    if (storeFaultOf(error)) throw error;
-    return undefined;
+    // A refusal decided on the known row (by the precondition, the record's rules or the store's):
+    // the record as read afresh decides. Anything else (a store fault) is the update's answer.
+    if (error instanceof Refusal || violationOf(error)) return undefined;
+    throw error;
   }
 }
 
