@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { canonicalFecha } from '../catalogue/fecha.js';
+import { forgetAll } from './knownRows.js';
 import type { Database, Db } from './schema.js';
 import { openSqlite } from './sqlite.js';
 
@@ -79,7 +80,11 @@ function openPostgres(url: string, options: StoreOptions): Db {
   });
   // A connection that fails emits 'error'; with no listener that is an uncaught exception. The pool
   // listens only while a connection is idle, not while a query holds it, so listen on every one.
-  const onError = (error: Error) => options.onConnectionError?.(error);
+  // A lost connection may be a server that comes back as another (restored): no known row is proof then.
+  const onError = (error: Error) => {
+    forgetAll(db);
+    options.onConnectionError?.(error);
+  };
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

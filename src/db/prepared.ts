@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { dialectOf } from './dialect.js';
 import { storeFaultOf } from './errors.js';
+import { forget, forgetAll, remember } from './knownRows.js';
 import type { CambiosTable, Database, Db } from './schema.js';
 
 /**
@@ -133,15 +134,15 @@ type Typed = { column: string; of?: string } | { type: string };
 
 /**
  * A statement run through its function (see `run`): its text and values; its parameters' types;
- * the table whose row it answers (`select … * from <table>`, `returning *`), after one column
- * named `lead`.
+ * the table whose row it answers (`select … * from <table>`, `returning *`), after the columns
+ * `leads` names.
  */
 interface KeptStatement {
   table: string;
   text: string;
   values: unknown[];
   parameters: Typed[];
-  lead: { name: string; value: Typed };
+  leads: { name: string; value: Typed }[];
 }
 
 /**
@@ -174,7 +175,7 @@ function logged(shape: string, table: string, write: CompiledQuery, parameters: 
     text = `with w as (${write.sql}), c as (insert into cambios (${CHANGE_COLUMNS.map(([column]) => column).join(', ')}) select ${columns.join(', ')} from w returning id) select c.id as "${CHANGE_ID}", w.* from w, c`;
     texts.set(`logged ${around} ${shape}`, text);
   }
-  return { table, text, values, parameters: all, lead: { name: CHANGE_ID, value: { column: 'id', of: 'cambios' } } };
+  return { table, text, values, parameters: all, leads: [{ name: CHANGE_ID, value: { column: 'id', of: 'cambios' } }, VERSION_LEAD] };
 }
 
 const TEXT = { type: 'text' } as const;
@@ -190,6 +191,16 @@ const TEXT = { type: 'text' } as const;
  * the statement is sent as it is.
  */
 async function run(db: Db, statement: KeptStatement): Promise<Row[]> {
+  try {
+    return await runKept(db, statement);
+  } catch (error) {
+    // The store may come back as another (restored from a backup): the versions known are no proof.
+    if (storeFaultOf(error)) forgetAll(db);
+    throw error;
+  }
+}
+
+async function runKept(db: Db, statement: KeptStatement): Promise<Row[]> {
   const name = await functionOf(db, statement);
   const asItIs = async () => (await db.executeQuery<Row>(CompiledQuery.raw(statement.text, statement.values))).rows;
   if (name === undefined) return asItIs();
@@ -233,13 +244,13 @@ function functionOf(db: Db, statement: KeptStatement): Promise<string | undefine
   return name;
 }
 
-async function makeFunction(db: Db, { table, text, parameters, lead }: KeptStatement): Promise<string> {
+async function makeFunction(db: Db, { table, text, parameters, leads }: KeptStatement): Promise<string> {
   const { rows } = await db.executeQuery<{ tabla: string; columna: string; tipo: string }>(CompiledQuery.raw(
     `select c.relname as tabla, a.attname as columna, format_type(a.atttypid, null) as tipo from pg_attribute a join pg_class c on c.oid = a.attrelid
      where a.attrelid in ($1::regclass, 'cambios'::regclass) and a.attnum > 0 and not a.attisdropped order by a.attnum`, [table]));
   const types = new Map(rows.filter((row) => row.tabla === table).map((row) => [row.columna, row.tipo]));
   const typeOf = (value: Typed) => ('type' in value ? value.type : rows.find((row) => row.tabla === (value.of ?? table) && row.columna === value.column)?.tipo);
-  const columns = [`"${lead.name}" ${typeOf(lead.value)}`, ...[...types].map(([column, type]) => `"${column.replaceAll('"', '""')}" ${type}`)];
+  const columns = [...leads.map((lead) => `"${lead.name}" ${typeOf(lead.value)}`), ...[...types].map(([column, type]) => `"${column.replaceAll('"', '""')}" ${type}`)];
   // The returned columns are also the function's variables: in the statement, a name is the table's column.
   const definition = `(${parameters.map(typeOf).join(', ')}) returns table (${columns.join(', ')}) language plpgsql as $cartelera$
 #variable_conflict use_column
@@ -263,49 +274,62 @@ export interface Logged<T extends keyof Database> {
   change: number;
 }
 
-function loggedRow<T extends keyof Database>(rows: Row[]): Logged<T> | undefined {
-  const [row] = rows;
-  if (row === undefined) return undefined;
-  const { [CHANGE_ID]: change, ...stored } = row;
-  return { stored: stored as Stored<T>, change: Number(change) };
+/** The row a kept statement answered, without the columns it leads with: its change's id (if any) and its version. */
+function versioned(rows: Row[]): { row: Row; version: string; change: number } | undefined {
+  const [found] = rows;
+  if (found === undefined) return undefined;
+  const { [CHANGE_ID]: change, [VERSION]: version, ...row } = found;
+  return { row, version: String(version), change: Number(change) };
 }
 
-/** PostgreSQL: stores `row` in `table` and its change (see `logged`) in one statement. */
+/**
+ * PostgreSQL: stores `row` in `table` and its change (see `logged`) in one statement, and keeps
+ * the stored row and its version as known (knownRows.ts): the statement committed by itself.
+ */
 export async function insertLogged<T extends keyof Database>(
   db: Db, table: T, row: Insertable<Database[T]>, key: string, change: LoggedChange, despues: readonly [string, string],
 ): Promise<Logged<T>> {
   const entries = defined(row as Row);
   const values = entries.map(([, value]) => value);
-  const write = () => (db as unknown as Loose).insertInto(table as string).values(Object.fromEntries(entries)).returningAll().compile();
-  const shape = `postgres insert ${table} ${entries.map(([column]) => column).join()}`;
+  const write = () => (db as unknown as Loose).insertInto(table as string).values(Object.fromEntries(entries)).returning(WITH_VERSION).returningAll().compile();
+  const shape = `postgres insert-versioned ${table} ${entries.map(([column]) => column).join()}`;
   const parameters = entries.map(([column]) => ({ column }));
   const statement = logged(shape, table, CompiledQuery.raw(textOf(shape, values, write), values), parameters, key, change, despues);
-  const stored = loggedRow<T>(await run(db, statement));
+  const stored = versioned(await run(db, statement));
   if (stored === undefined) throw new Error(`insert into ${table} answered no row`);
-  return stored;
+  remember(db, table, stored.row[key] as number, stored.row, stored.version);
+  return { stored: stored.row as Stored<T>, change: stored.change };
 }
 
 /**
  * PostgreSQL: the row of `table` whose `keyColumn` is `key`, with its version: the transaction
  * that wrote it (`xmin`), which any later update of the row changes. Undefined when there is none.
+ * What it finds is kept as known (knownRows.ts).
  */
 export async function versionedRow<T extends keyof Database>(
   db: Db, table: T, keyColumn: string, key: number,
 ): Promise<{ row: Stored<T>; version: string } | undefined> {
   const text = textOf(`postgres versioned ${table} ${keyColumn}`, [key], () =>
-    sql`select xmin::text as ${sql.id(VERSION)}, * from ${sql.table(table)} where ${sql.ref(keyColumn)} = ${key}`.compile(db));
-  const [found] = await run(db, { table, text, values: [key], parameters: [{ column: keyColumn }], lead: { name: VERSION, value: { type: 'text' } } });
-  if (found === undefined) return undefined;
-  const { [VERSION]: version, ...row } = found;
-  return { row: row as Stored<T>, version: String(version) };
+    sql`select ${WITH_VERSION}, * from ${sql.table(table)} where ${sql.ref(keyColumn)} = ${key}`.compile(db));
+  const found = versioned(await run(db, { table, text, values: [key], parameters: [{ column: keyColumn }], leads: [VERSION_LEAD] }));
+  if (found === undefined) {
+    forget(db, table, key);
+    return undefined;
+  }
+  remember(db, table, key, found.row, found.version);
+  return { row: found.row as Stored<T>, version: found.version };
 }
 
 const VERSION = 'cartelera version';
+const WITH_VERSION = sql<string>`xmin::text`.as(VERSION);
+const VERSION_LEAD = { name: VERSION, value: TEXT };
 
 /**
  * PostgreSQL: changes the fields of `row` in the row of `table` whose `keyColumn` is `key` and
  * stores its change (see `logged`), in one statement, only while the row is still at `version`
  * (versionedRow): undefined when it is not (changed or deleted since), and then nothing is stored.
+ * The row as stored, and its new version, are kept as known (knownRows.ts); a row found no longer
+ * at `version` is forgotten.
  */
 export async function updateLogged<T extends keyof Database>(
   db: Db, table: T, keyColumn: string & keyof Database[T], key: number, version: string, row: Updateable<Database[T]>, change: LoggedChange, despues: string,
@@ -313,9 +337,15 @@ export async function updateLogged<T extends keyof Database>(
   const entries = defined(row as Row);
   const values = [...entries.map(([, value]) => value), key, version];
   const write = () => (db as unknown as Loose).updateTable(table as string).set(Object.fromEntries(entries))
-    .where(keyColumn as string, '=', key).where(sql<boolean>`xmin = ${version}::xid`).returningAll().compile();
+    .where(keyColumn as string, '=', key).where(sql<boolean>`xmin = ${version}::xid`).returning(WITH_VERSION).returningAll().compile();
   const shape = `postgres update-versioned ${table} ${keyColumn} ${entries.map(([column]) => column).join()}`;
   const parameters: Typed[] = [...entries.map(([column]) => ({ column })), { column: keyColumn }, { type: 'xid' }];
   const statement = logged(shape, table, CompiledQuery.raw(textOf(shape, values, write), values), parameters, keyColumn, change, despues);
-  return loggedRow<T>(await run(db, statement));
+  const updated = versioned(await run(db, statement));
+  if (updated === undefined) {
+    forget(db, table, key);
+    return undefined;
+  }
+  remember(db, table, key, updated.row, updated.version);
+  return { stored: updated.row as Stored<T>, change: updated.change };
 }

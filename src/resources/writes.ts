@@ -1,7 +1,8 @@
 import { messages } from '../catalogue/messages.js';
-import { invalid, notFound } from '../catalogue/refusal.js';
+import { invalid, notFound, Refusal } from '../catalogue/refusal.js';
 import { lockedRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
+import { forget, knownRow, type Versioned } from '../db/knownRows.js';
 import { insertLogged, updateLogged, versionedRow, type LoggedChange } from '../db/prepared.js';
 import type { Db } from '../db/schema.js';
 import { autocommits, inOneStatement, inTransaction, refusable } from '../db/transaction.js';
@@ -93,8 +94,9 @@ export async function patchRecord(
 /**
  * Stores `fieldsOf(current)` over the record with this key, after `precondition` accepted it as it
  * stands; undefined when there is none. A refusal's sentence names the values of `named(current)`.
- * On PostgreSQL a write alone first reads the record, then stores it and its change in one
- * statement that only applies while the record is as read (updateLogged); if another write changed
+ * On PostgreSQL a write alone stores the record and its change in one statement that only applies
+ * while the record is as this process last knew it (updateLogged): as it stored or read it before,
+ * when it still keeps that row (knownAndStored), else as it reads it first. If another write changed
  * it meanwhile, it runs again in a transaction that holds the record from its read to its commit.
  */
 async function modifyRecord(
@@ -102,23 +104,16 @@ async function modifyRecord(
   fieldsOf: (current: Row) => Row, named: (current: Row) => Row,
 ): Promise<Row | undefined> {
   if (autocommits(db)) {
+    const known = knownRow(db, resource.table, key);
+    const stored = known && (await knownAndStored(db, resource, key, known, context, precondition, fieldsOf));
+    if (stored) return stored;
     const read = await versionedRow(db, resource.table, resource.key.name, key);
     precondition?.(read && resource.representation(read.row));
     if (!read) return undefined;
-    const { row: current, version } = read;
-    const fields = fieldsOf(current);
-    if (changesNothing(resource, current, fields)) return current;
-    const set = changedFields(current, fields);
-    const antes = resource.representation(current);
-    const despues = resource.representation({ ...current, ...set });
-    const change = changeOf(resource, antes, despues, context) as LoggedChange;
-    const updated = await inOneStatement(db, () =>
-      updateLogged(db, resource.table, resource.key.name as never, key, version, resource.updatedColumns(set) as never, change, despues),
-    explainer(resource, named(current)));
-    if (updated) {
-      await foreseen(db, resource, updated.change, despues, updated.stored);
-      return updated.stored;
-    }
+    const fields = fieldsOf(read.row);
+    if (changesNothing(resource, read.row, fields)) return read.row;
+    const updated = await storedAt(db, resource, key, read, fields, context, explainer(resource, named(read.row)));
+    if (updated) return updated;
   }
   return inTransactionOn(db, resource, key, precondition, (trx, queries, current) => {
     if (!current) return Promise.resolve(undefined);
@@ -133,12 +128,58 @@ async function modifyRecord(
 }
 
 /**
+ * PostgreSQL: stores `fields` over the record `current` at its `version`, and its change, in one
+ * statement; undefined, storing nothing, when the record is no longer at that version.
+ */
+async function storedAt(
+  db: Db, resource: AnyResource, key: number, { row: current, version }: Versioned<Row>, fields: Row, context: ChangeContext,
+  explain: (refusal: unknown, store: Db) => Promise<never>,
+): Promise<Row | undefined> {
+  const set = changedFields(current, fields);
+  const antes = resource.representation(current);
+  const despues = resource.representation({ ...current, ...set });
+  const change = changeOf(resource, antes, despues, context) as LoggedChange;
+  const updated = await inOneStatement(db, () =>
+    updateLogged(db, resource.table, resource.key.name as never, key, version, resource.updatedColumns(set) as never, change, despues),
+  explain);
+  if (!updated) return undefined;
+  await foreseen(db, resource, updated.change, despues, updated.stored);
+  return updated.stored;
+}
+
+/**
+ * PostgreSQL: the update of a record as this process knows it (db/knownRows.ts), without reading
+ * it: the record as stored, or undefined when nothing was stored. Only the write is decided on the
+ * known row, whose version the statement checks; anything else the update would answer (the
+ * precondition failed, nothing to change, a refusal, an invalid record) may come of a stale row,
+ * so it is left to the record as read afresh, which the caller then does (and keeps as known).
+ */
+async function knownAndStored(
+  db: Db, resource: AnyResource, key: number, known: Versioned<Row>, context: ChangeContext,
+  precondition: Precondition | undefined, fieldsOf: (current: Row) => Row,
+): Promise<Row | undefined> {
+  try {
+    precondition?.(resource.representation(known.row));
+    const fields = fieldsOf(known.row);
+    if (changesNothing(resource, known.row, fields)) return undefined;
+    return await storedAt(db, resource, key, known, fields, context, (refusal) => Promise.reject(refusal));
+  } catch (error) {
+    // A refusal decided on the known row (by the precondition, the record's rules or the store's):
+    // the record as read afresh decides. Anything else (a store fault) is the update's answer.
+    if (error instanceof Refusal || violationOf(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Deletes a record, and what cascades from it (its participations, showtimes and images), logging each: the
  * record's `baja`, then one for each of those, whose `causa` is the record's. False when there was none.
  */
 export async function removeRecord(
   db: Db, resource: AnyResource, key: number, context: ChangeContext, precondition?: Precondition,
 ): Promise<boolean> {
+  // Kept no longer: an update of the record would find it gone anyway (db/knownRows.ts).
+  forget(db, resource.table, key);
   return inTransactionOn(db, resource, key, precondition, async (trx, queries, current) => {
     if (!current) return false;
     return refusable(trx, async () => {

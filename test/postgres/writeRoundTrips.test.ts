@@ -1,8 +1,9 @@
 // What a write sends PostgreSQL, statement by statement: each is a round trip. A create alone is
-// one statement (the record and its change, committed by itself: db/prepared.ts, insertLogged), an
-// update alone a read and one statement (updateLogged), each a call of the function that keeps the
-// statement, made the first time; a refused one still answers the contract's sentence, asked
-// after. A delete is a transaction of its own, with no savepoint (refusable).
+// one statement (the record and its change, committed by itself: db/prepared.ts, insertLogged); an
+// update alone one statement (updateLogged) when the process knows the record as it stands (it
+// stored or read it last: db/knownRows.ts), else a read and that statement; each a call of the
+// function that keeps the statement, made the first time. A refused one still answers the
+// contract's sentence, asked after. A delete is a transaction of its own, with no savepoint.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
@@ -13,15 +14,22 @@ import { artistas, categorias, eventosUrbanos, funciones, lugares, obras, partic
 import type { AnyResource } from '../../src/resources/define.js';
 import { createRecord, patchRecord, removeRecord, replaceRecord } from '../../src/resources/writes.js';
 import { openDatabase } from '../../src/db/connect.js';
+import { forgetAll, KNOWN_ROWS, remember } from '../../src/db/knownRows.js';
 import type { Db } from '../../src/db/schema.js';
 import { migratedStore, type MigratedStore } from '../stores.js';
 
 const context = { quien: 'ana' };
 let store: MigratedStore;
+/** Another process on the same store: it knows nothing of what this one stored or read. */
+let elsewhere: Db;
 before(async () => {
   store = await migratedStore();
+  elsewhere = openDatabase(store.url);
 });
-after(() => store.drop());
+after(async () => {
+  await elsewhere.destroy();
+  await store.drop();
+});
 
 const textOf = (args: unknown[]) => {
   const [first] = args;
@@ -59,7 +67,7 @@ async function statementsOf(write: () => Promise<unknown>): Promise<{ sent: stri
   }
 }
 
-it('when a movie is created, updated and deleted alone, then a create is one statement, an update a read and one statement, a delete a transaction with no savepoint', async () => {
+it('when a movie is created, updated and deleted alone, then a create is one statement, an update one statement (a read first when this process does not know the record as it stands), a delete a transaction with no savepoint', async () => {
   const { db } = store;
   const { id: categoria_id } = await createRecord(db, categorias, { nombre: 'Drama' }, context);
   let id = 0;
@@ -75,7 +83,18 @@ it('when a movie is created, updated and deleted alone, then a create is one sta
   assert.deepEqual(created, { sent: ['call'] }, 'the record and its change, committed by themselves');
   await patchRecord(db, peliculas, id, { duracion: 94 }, context);
   const updated = await statementsOf(() => patchRecord(db, peliculas, id, { duracion: 95 }, context));
-  assert.deepEqual(updated, { sent: ['call', 'call'] }, 'the record read, then set with its change');
+  assert.deepEqual(updated, { sent: ['call'] }, 'the record as this process stored it, set with its change');
+  assert.deepEqual(await statementsOf(() => patchRecord(db, peliculas, id, { duracion: 96 }, context)), { sent: ['call'] }, 'and again');
+
+  await patchRecord(elsewhere, peliculas, id, { sipnosis: 'Una mañana, otra vez.' }, context);
+  const stale = await statementsOf(() => patchRecord(db, peliculas, id, { duracion: 97 }, context));
+  assert.deepEqual(stale.sent, ['call', 'call', 'call'], 'the record as known, changed since: nothing stored; then read, and set');
+  assert.deepEqual(await statementsOf(() => patchRecord(db, peliculas, id, { duracion: 98 }, context)), { sent: ['call'] }, 'known again as read and set');
+  const { id: unknown } = (await createRecord(elsewhere, peliculas, { titulo: 'Ocaso', sipnosis: 'Una tarde.', duracion: 88, categoria_id }, context)) as { id: number };
+  const unseen = await statementsOf(() => patchRecord(db, peliculas, unknown, { duracion: 89 }, context));
+  assert.deepEqual(unseen.sent, ['call', 'call'], 'a record another process stored: read, then set');
+  assert.deepEqual((await peliculas.queries(db).get(id))?.sipnosis, 'Una mañana, otra vez.', 'the other process\'s change kept');
+  await removeRecord(db, peliculas, unknown, context);
   const removed = await statementsOf(() => removeRecord(db, peliculas, id, context));
   assert.equal(removed.error, undefined);
   assert.ok(!removed.sent.includes('savepoint') && !removed.sent.includes('release'), `no savepoint: ${removed.sent.join(', ')}`);
@@ -86,6 +105,7 @@ it('when a write alone is refused by the store, then it answers the sentence nam
   const { db } = store;
   const categoria_id = (await createRecord(db, categorias, { nombre: 'Comedia' }, context)).id as number;
   await createRecord(db, peliculas, { titulo: 'Bruma', sipnosis: 'Niebla.', duracion: 80, categoria_id }, context);
+  const niebla = (await createRecord(db, peliculas, { titulo: 'Niebla', sipnosis: 'Bruma.', duracion: 81, categoria_id }, context)).id as number;
   const changes = async () => Number((await db.selectFrom('cambios').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
   const before = await changes();
 
@@ -98,12 +118,18 @@ it('when a write alone is refused by the store, then it answers the sentence nam
   assert.ok(taken.error instanceof Refusal, String(taken.error));
   assert.match(taken.error.details, /^Ya existe/);
 
+  // An update of a record as this process knows it, refused: explained only on the record as read.
+  const renamed = await statementsOf(() => patchRecord(db, peliculas, niebla, { titulo: 'BRUMA' }, context));
+  assert.ok(renamed.error instanceof Refusal, String(renamed.error));
+  assert.equal(renamed.error.details, messages.duplicate(peliculas.nouns, 'BRUMA'));
+  assert.deepEqual(renamed.sent, ['call', 'call', 'call'], 'refused on the record as known; read; refused again');
+
   const used = await statementsOf(() => removeRecord(db, categorias, categoria_id, context));
   assert.ok(used.error instanceof Refusal, String(used.error));
-  assert.match(used.error.details, /1/);
+  assert.match(used.error.details, /2/);
 
   assert.equal(await changes(), before, 'no change logged by a refused write');
-  assert.deepEqual((await db.selectFrom('peliculas').select('titulo').execute()).map((p) => p.titulo), ['Bruma']);
+  assert.deepEqual((await db.selectFrom('peliculas').select('titulo').orderBy('id').execute()).map((p) => p.titulo), ['Bruma', 'Niebla']);
 });
 
 /** The `despues` of the last change the log holds for this record. */
@@ -141,7 +167,7 @@ it('when a record of every resource is created and changed alone, then its one s
     const answered = async () => resource.representation((await resource.queries(db).get(key)) ?? {});
     assert.equal(await lastDespues(resource, key), await answered(), `${resource.name}: its alta`);
     const patched = await statementsOf(() => patchRecord(db, resource, key, typeof patch === 'function' ? patch() : patch, context));
-    assert.deepEqual(patched.sent, ['call', 'call'], `${resource.name}: a read and one statement, nothing corrected after`);
+    assert.deepEqual(patched.sent, ['call'], `${resource.name}: one statement on the record as created, nothing corrected after`);
     assert.equal(await lastDespues(resource, key), await answered(), `${resource.name}: its modificacion`);
   }
 });
@@ -168,18 +194,19 @@ async function raced(other: () => Promise<unknown>, write: () => Promise<unknown
 
 it('when another write changes the record between an update\'s read and its statement, then the statement stores nothing and the update runs again holding the record', async () => {
   const { db } = store;
-  const { id: categoria_id } = (await createRecord(db, categorias, { nombre: 'Suspenso' }, context)) as { id: number };
-  const movie = await createRecord(db, peliculas, { titulo: 'Vértigo', sipnosis: 'Alturas.', duracion: 128, categoria_id }, context);
+  // Stored by another process: this one reads it before its update.
+  const { id: categoria_id } = (await createRecord(elsewhere, categorias, { nombre: 'Suspenso' }, context)) as { id: number };
+  const movie = await createRecord(elsewhere, peliculas, { titulo: 'Vértigo', sipnosis: 'Alturas.', duracion: 128, categoria_id }, context);
   const id = movie.id as number;
   const seen = peliculas.representation(movie);
   const other = { ...movie, sipnosis: 'Vértigo y alturas.' };
   const { sent, error } = await raced(
-    () => replaceRecord(db, peliculas, id, other, { quien: 'otra' }),
+    () => replaceRecord(elsewhere, peliculas, id, other, { quien: 'otra' }),
     () => patchRecord(db, peliculas, id, { duracion: 129 }, context),
   );
   assert.equal(error, undefined);
-  assert.deepEqual(sent, ['call', 'call', 'call', 'call', 'begin', 'select', 'update', 'insert', 'commit'],
-    'the read, its statement (before which the other write reads and stores), then, the record found changed, the locked write');
+  assert.deepEqual(sent, ['call', 'call', 'call', 'begin', 'select', 'update', 'insert', 'commit'],
+    'the read, its statement (before which the other process stores the record it knows), then, the record found changed, the locked write');
   const log = await db.selectFrom('cambios').select(['quien', 'antes', 'despues', 'campos']).where('recurso', '=', 'peliculas').where('clave', '=', id)
     .where('operacion', '=', 'modificacion').orderBy('id').execute();
   const both = peliculas.representation({ ...other, duracion: 129 });
@@ -194,12 +221,57 @@ it('when another write changes the record between an update\'s read and its stat
     if (current !== both) throw new Refusal('changed', messages.preconditionFailed);
   };
   const stale = await raced(
-    () => patchRecord(db, peliculas, id, { sipnosis: 'Otra vez.' }, { quien: 'otra' }),
+    () => patchRecord(elsewhere, peliculas, id, { sipnosis: 'Otra vez.' }, { quien: 'otra' }),
     () => patchRecord(db, peliculas, id, { duracion: 130 }, context, asSeen),
   );
   assert.ok(stale.error instanceof Refusal && stale.error.kind === 'changed', String(stale.error));
   const now = await peliculas.queries(db).get(id);
   assert.deepEqual([now?.sipnosis, now?.duracion], ['Otra vez.', 129], 'the other write kept, the refused one not stored');
+});
+
+it('when more records are known than the bound, then the least recently used is forgotten, and an update of it reads it first', async () => {
+  const { db } = store;
+  const { id: categoria_id } = (await createRecord(db, categorias, { nombre: 'Policial' }, context)) as { id: number };
+  forgetAll(db);
+  const created = async (titulo: string) => (await createRecord(db, peliculas, { titulo, sipnosis: 'Sombras.', duracion: 100, categoria_id }, context)).id as number;
+  const older = await created('Laura');
+  const newer = await created('Rebeca');
+  // Records of no table this file writes, as many as fill the memory with these two.
+  for (let i = 1; i <= KNOWN_ROWS - 2; i++) remember(db, 'ninguna', i, {}, '1');
+  assert.deepEqual(await statementsOf(() => patchRecord(db, peliculas, older, { duracion: 101 }, context)), { sent: ['call'] }, 'both still known');
+  remember(db, 'ninguna', KNOWN_ROWS - 1, {}, '1');
+  assert.deepEqual(await statementsOf(() => patchRecord(db, peliculas, newer, { duracion: 102 }, context)), { sent: ['call', 'call'] }, 'the least recently used forgotten');
+  assert.deepEqual(await statementsOf(() => patchRecord(db, peliculas, older, { duracion: 103 }, context)), { sent: ['call'] }, 'the one used since kept');
+  const stored = await db.selectFrom('peliculas').select(['id', 'duracion']).where('id', 'in', [older, newer]).orderBy('id').execute();
+  assert.deepEqual(stored, [{ id: older, duracion: 103 }, { id: newer, duracion: 102 }]);
+});
+
+it('when a transaction that stored and changed a record rolls back, then this process does not know the record', async () => {
+  const { db } = store;
+  const { id: categoria_id } = (await createRecord(db, categorias, { nombre: 'Musical' }, context)) as { id: number };
+  let id = 0;
+  await assert.rejects(db.transaction().execute(async (trx) => {
+    id = (await createRecord(trx, peliculas, { titulo: 'Cabaret', sipnosis: 'Berlín.', duracion: 124, categoria_id }, context)).id as number;
+    await patchRecord(trx, peliculas, id, { duracion: 125 }, context);
+    throw new Error('rolled back');
+  }), /rolled back/);
+  const after = await statementsOf(() => patchRecord(db, peliculas, id, { duracion: 126 }, context));
+  assert.deepEqual(after, { sent: ['call'] }, 'read, and found missing');
+});
+
+it('when the store\'s connections are cut, then this process forgets what it knew, and its next update reads the record first', async () => {
+  const { db } = store;
+  const { id: categoria_id } = (await createRecord(db, categorias, { nombre: 'Bélico' }, context)) as { id: number };
+  const id = (await createRecord(db, peliculas, { titulo: 'Dunkerque', sipnosis: 'Playa.', duracion: 106, categoria_id }, context)).id as number;
+  // Every connection of the store but this one, each waited for until it is gone.
+  await sql`select pg_terminate_backend(pid, 5000) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(elsewhere);
+  let duracion = 107;
+  let update = await statementsOf(() => patchRecord(db, peliculas, id, { duracion }, context));
+  // The pool may learn of its lost connections from this update's statement, which fails for it.
+  if (update.error !== undefined) update = await statementsOf(() => patchRecord(db, peliculas, id, { duracion: ++duracion }, context));
+  assert.equal(update.error, undefined);
+  assert.deepEqual(update.sent, ['call', 'call'], 'the first update that reaches the store reads the record first');
+  assert.equal((await peliculas.queries(db).get(id))?.duracion, duracion);
 });
 
 /** The functions that keep statements, as the database holds them: name and body. */
@@ -275,3 +347,4 @@ it('when a table gains a column while a process writes to it, or a function is d
   const stored = await db.selectFrom('categorias').select('nombre').where('nombre', 'in', ['Grotesco', 'Vodevil', 'Revista']).orderBy('id').execute();
   assert.deepEqual(stored.map((c) => c.nombre), ['Grotesco', 'Vodevil', 'Revista']);
 });
+
