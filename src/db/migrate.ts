@@ -12,6 +12,7 @@ import * as freeVersionSlots from './migrations/0008_free_version_slots.js';
 import * as images from './migrations/0009_images.js';
 import * as venuesShowtimes from './migrations/0010_venues_showtimes.js';
 import * as imageRecords from './migrations/0011_image_records.js';
+import * as updatesThatChangeRows from './migrations/0012_updates_that_change_rows.js';
 
 /**
  * Forward-only, versioned migrations. Kysely records each applied name in `kysely_migration`
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0009_images': images,
   '0010_venues_showtimes': venuesShowtimes,
   '0011_image_records': imageRecords,
+  '0012_updates_that_change_rows': updatesThatChangeRows,
 };
 
 /** Every migration, oldest first. */

@@ -13,7 +13,7 @@ const tableOf = Object.fromEntries(resources.map((r) => [r.name, r.table]));
 const context = { quien: 'ana' };
 
 describe(`which records changed, from the change log (${backend})`, () => {
-  it('when records are written through the service, then the changed keys are known; when a write logs nothing or bypasses the service, then they are not', async () => {
+  it('when records are written through the service, then the changed keys are known; when a write changes no row, then the version holds; when one logs nothing or bypasses the service, then they are not', async () => {
     await withMigratedStore(async ({ db }) => {
       const versions = tableVersions(db, tableOf);
       const { id: categoria_id } = await createRecord(db, categorias, { nombre: 'Drama' }, context);
@@ -38,6 +38,11 @@ describe(`which records changed, from the change log (${backend})`, () => {
 
       // A write that changes nothing stores nothing: the version holds.
       await replaceRecord(db, peliculas, 1, movie('Alba'), context);
+      assert.equal(await at('peliculas'), afterDelete);
+      assert.deepEqual(versions.changedSince('peliculas', afterDelete), new Set());
+
+      // An update that changes no row (a record no longer at the version its writer knew, say) moves nothing.
+      await sql`update peliculas set duracion = 1 where id = -1`.execute(db);
       assert.equal(await at('peliculas'), afterDelete);
       assert.deepEqual(versions.changedSince('peliculas', afterDelete), new Set());
 
