@@ -181,10 +181,10 @@ describe(`cartelera as a program (${backend})`, () => {
     const url = await seededToRead();
     const check = await cartelera(['check'], url);
     assert.equal(check.code, 0, check.stderr);
-    assert.match(check.stdout, /^migration: 0011_image_records \(11 of 11 applied\)\ncategorias: 9\npeliculas: 12\nObras: 8\neventosUrbanos: 6\nartistas: 14\nparticipaciones: 25\nlugares: 6\nfunciones: 93\nimagenes: 0\ncambios: 173\nintegrity: ok\n$/);
+    assert.match(check.stdout, /^migration: 0012_updates_that_change_rows \(12 of 12 applied\)\ncategorias: 9\npeliculas: 12\nObras: 8\neventosUrbanos: 6\nartistas: 14\nparticipaciones: 25\nlugares: 6\nfunciones: 93\nimagenes: 0\ncambios: 173\nintegrity: ok\n$/);
     const status = await cartelera(['migrate', '--status'], url);
     assert.equal(status.code, 0, status.stderr);
-    assert.deepEqual(status.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' ')), ['0001_catalogue applied', '0002_text_keys applied', '0003_versions applied', '0004_row_counts applied', '0005_change_log applied', '0006_concurrent_versions applied', '0007_undo_index applied', '0008_free_version_slots applied', '0009_images applied', '0010_venues_showtimes applied', '0011_image_records applied']);
+    assert.deepEqual(status.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' ')), ['0001_catalogue applied', '0002_text_keys applied', '0003_versions applied', '0004_row_counts applied', '0005_change_log applied', '0006_concurrent_versions applied', '0007_undo_index applied', '0008_free_version_slots applied', '0009_images applied', '0010_venues_showtimes applied', '0011_image_records applied', '0012_updates_that_change_rows applied']);
   });
 
   it('when the store has not been migrated, then migrate --status lists them pending, and migrate applies them', async () => {
@@ -195,7 +195,7 @@ describe(`cartelera as a program (${backend})`, () => {
     assert.match(pending.stdout, /0001_catalogue {2}pending/);
     const run = await cartelera(['migrate'], url);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /applied 0001_catalogue, 0002_text_keys, 0003_versions, 0004_row_counts, 0005_change_log, 0006_concurrent_versions, 0007_undo_index, 0008_free_version_slots, 0009_images, 0010_venues_showtimes, 0011_image_records/);
+    assert.match(run.stderr, /applied 0001_catalogue, 0002_text_keys, 0003_versions, 0004_row_counts, 0005_change_log, 0006_concurrent_versions, 0007_undo_index, 0008_free_version_slots, 0009_images, 0010_venues_showtimes, 0011_image_records, 0012_updates_that_change_rows/);
     assert.equal((await cartelera(['check'], url)).code, 0);
   });
 
