@@ -436,11 +436,8 @@ function inOrderOf(resource: AnyResource, records: Held[], stored: Record<string
  * What the store answers for each new record an import stores many a statement: its key, its
  * unique fields (which match it to its record) and the fields the store works out (an image's url).
  */
-const answered = new WeakMap<AnyResource, readonly string[]>();
-function answeredOf(resource: AnyResource): readonly string[] {
-  let columns = answered.get(resource);
-  if (columns === undefined) answered.set(resource, (columns = [...new Set([resource.key.name, ...resource.unique, ...(resource.readOnly ?? [])])]));
-  return columns;
+function answeredOf(resource: AnyResource): string[] {
+  return [...new Set([resource.key.name, ...resource.unique, ...(resource.readOnly ?? [])])];
 }
 
 /** A coded value given as its label (`Película`), as the code the API takes (`pelicula`); anything else as it is. */

@@ -33,6 +33,15 @@ async function assertGone(app: FastifyInstance, url: string): Promise<void> {
   assert.equal(res.statusCode, 404, `GET ${url}: ${res.body}`);
 }
 
+/** An artist's participations in two new movies, the first movie's first: what `/participaciones/pelicula` answers in turn. */
+async function twoInMovies(app: FastifyInstance) {
+  const [first, second] = [await createPelicula(app), await createPelicula(app)];
+  const artista = await createArtista(app);
+  const p1 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: first.id });
+  const p2 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: second.id });
+  return { first, artista, p1, p2 };
+}
+
 interface Resource {
   path: string;
   key: string;
@@ -106,10 +115,7 @@ describe('plain lookups after writes', () => {
 
   it('when the participation a kind answers is deleted with its movie, then the lookup answers the next one of that kind', () =>
     withApp(async (app) => {
-      const [first, second] = [await createPelicula(app), await createPelicula(app)];
-      const artista = await createArtista(app);
-      const p1 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: first.id });
-      const p2 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: second.id });
+      const { first, artista, p1, p2 } = await twoInMovies(app);
       await assertLookup(app, '/participaciones/pelicula', p1);
       // The participation goes by ON DELETE CASCADE, a write to participaciones that no request named.
       await ok(app, 'DELETE', `/peliculas/${first.id}`);
@@ -120,10 +126,7 @@ describe('plain lookups after writes', () => {
 
   it('when an undo brings back a participation older than the one a kind answers, then the lookup answers it', () =>
     withApp(async (app) => {
-      const [first, second] = [await createPelicula(app), await createPelicula(app)];
-      const artista = await createArtista(app);
-      const p1 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: first.id });
-      const p2 = await ok(app, 'POST', '/participaciones', { artistas_dni: artista.dni, tipo_evento: 'pelicula', evento_id: second.id });
+      const { p1, p2 } = await twoInMovies(app);
       await ok(app, 'DELETE', `/participaciones/${String(p1.id)}`);
       await assertLookup(app, '/participaciones/pelicula', p2);
       // The undo writes participation p1 alone; the lookup's answer was about p2, which no write touched.
