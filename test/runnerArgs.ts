@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
  * `concurrency` files at once, each in a process of its own.
  * --test-force-exit: a file whose tests are over exits then, instead of waiting on a handle left
  * open. Node.js 26 was once seen spinning for minutes in its exit-time clean-up of such a handle (a
- * test of service processes and a TCP relay), which would hang CI. Exiting early could lose the
- * file's last results on their way to the runner: test/wholeReports.ts keeps them.
+ * test of service processes and a TCP relay), which would hang CI. Exiting early could lose
+ * a file's last results on their way to the runner, or the runner's own summary: test/wholeReports.ts
+ * keeps them.
  */
 export function runnerArgs(concurrency: number): string[] {
   return [
