@@ -57,6 +57,8 @@ export interface RunInfo {
   wrk: string;
   pinning: string;
   durationS: number;
+  /** Seconds of each scenario's own load before it is measured (absent in runs before it was set: 2 s of the mix, once). */
+  warmupS?: number;
   elapsedS: number;
   targets: readonly TargetName[];
 }
@@ -270,7 +272,7 @@ is written by \`npm run bench\` (the code is in \`bench/\`); run it again to ref
 - Date: ${run.date}
 - Machine: ${run.nproc} CPUs (\`nproc\`), ${run.cpu}
 - Node.js ${run.node}, ${run.wrk}
-- \`BENCH_DURATION=${run.durationS}\` (seconds per scenario and target), ${run.pinning}
+- \`BENCH_DURATION=${run.durationS}\` (seconds per scenario and target), ${run.warmupS === undefined ? 'after a 2 s warm-up of the mix' : `each after \`BENCH_WARMUP=${run.warmupS}\` s of its own load`}, ${run.pinning}
 - Targets: ${run.targets.join(', ')}${hundredK ? ', and the 100,000-movie list' : ''}; the whole run took ${Math.floor(run.elapsedS / 60)} min ${Math.round(run.elapsedS % 60)} s
 - Seeding 10,000 movies through each API (32 in flight): ${seeded || '–'}
 ${pacesLines(paces)}
@@ -357,8 +359,11 @@ and are removed at the end, on failure and on Ctrl-C too.
 - **CPUs**: ${run.pinning}. PostgreSQL's own processes are not pinned: they share both CPUs with the
   server and wrk, so cartelera (PostgreSQL) pays for its database out of the same two cores.
 - **Data**: 20 categories, then 10,000 movies ("Película N", a 100-character synopsis), loaded through
-  each target's own HTTP API with 32 requests in flight; then a 2 s warm-up (the mixed scenario), not
-  reported.
+  each target's own HTTP API with 32 requests in flight. Each scenario then runs first for
+  \`BENCH_WARMUP\` seconds (10 by default), not reported, and then for the measured seconds: what is
+  measured is a service that has run its load for a while, as one in use has, its JIT done
+  compiling what the load calls (with 2 s, the JIT still compiled through the first measured seconds,
+  the p99s then its pauses: bench/analysis.md).
 - **Load**: wrk, 1 thread, 32 connections, one Lua script per scenario in \`bench/lua/\`:
   lookup of a random seeded title (\`GET /peliculas/Película%20N\`; json-server: \`GET /peliculas?titulo=…\`;
   Platformatic DB: \`GET /peliculas?where.titulo.eq=…\`; Directus: \`GET /items/peliculas?filter[titulo][_eq]=…\`),

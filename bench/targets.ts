@@ -185,8 +185,9 @@ async function cartelera(
   settings: Record<string, string> = {},
 ): Promise<Target> {
   const port = await freePort();
+  // BENCH_SERVER_FLAGS: node flags before npm start's own (--cpu-prof, --trace-deopt…), to look inside a run.
   const launch = () =>
-    startServer(name, pinned(0, [node, ...startArguments(cwd)]), {
+    startServer(name, pinned(0, [node, ...(process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? []), ...startArguments(cwd)]), {
       cwd,
       port,
       // Room for bench/changes.ts's 1,000 live streams beside wrk's connections.

@@ -6,10 +6,12 @@ import { messages } from '../catalogue/messages.js';
 import { notFound } from '../catalogue/refusal.js';
 import { listRows, type ListQuery } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
+import { sqliteDurable } from '../db/sqlite.js';
 import type { AnyResource } from '../resources/define.js';
 import type { Relations } from '../resources/relations.js';
 import { createRecord, found, patchRecord, removeRecord, replaceRecord } from '../resources/writes.js';
 import { ifMatch } from './conditional.js';
+import { shownOnDisk } from './durable.js';
 import { requestPath } from './errors.js';
 import { linkHeader } from './link.js';
 import { listParams, parseListQuery, parseRelations, usesListQuery, type RawQuery } from './listQuery.js';
@@ -32,7 +34,7 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
   const route = (operation: 'read' | 'create' | 'update' | 'remove') => ({ nouns, operation });
   const wholeTable = fullList(db, versions, table, key.name, resource.representation);
   // Lookups and pages with no relations attached depend on this table alone.
-  const answers = answerCache(versions, table, ANSWER_CACHE_LIMITS);
+  const answers = answerCache(versions, table, ANSWER_CACHE_LIMITS, () => sqliteDurable(db));
   // A lookup by the key or by the one unique field depends on the record's own row; the
   // participations' (the lowest id of a kind) on every row of the table.
   const lookupNamesOne = lookup.param === key.name || (resource.unique.length === 1 && resource.unique[0] === lookup.param);
@@ -129,6 +131,7 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
 }
 
 function sendCached(reply: FastifyReply, answer: CachedAnswer) {
+  if (answer.onDisk) shownOnDisk(reply.request);
   return reply.headers(answer.headers).send(answer.body);
 }
 

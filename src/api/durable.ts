@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.js';
 import { sqliteDurable } from '../db/sqlite.js';
 
@@ -9,9 +9,18 @@ import { sqliteDurable } from '../db/sqlite.js';
  */
 export function answersOnDisk(app: FastifyInstance, db: Db): void {
   app.addHook('onSend', (request, _reply, payload, done) => {
+    if (onDisk.has(request)) return done(null, payload);
     const syncing = request.method === 'GET' || request.method === 'HEAD' ? sqliteDurable(db) : undefined;
     if (!syncing) return done(null, payload);
     // A failed sync is reported to its writes (503, not confirmed); a read answers the store as it stands.
     syncing.then(() => done(null, payload), () => done(null, payload));
   });
+}
+
+/** Requests whose answer shows only commits already on disk (a kept answer: cache/answers.ts). */
+const onDisk = new WeakSet<FastifyRequest>();
+
+/** Marks a read whose answer shows only commits already on disk: it goes out without waiting for a sync under way. */
+export function shownOnDisk(request: FastifyRequest): void {
+  onDisk.add(request);
 }

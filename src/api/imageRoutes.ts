@@ -7,6 +7,7 @@ import { messages } from '../catalogue/messages.js';
 import { invalid, notFound, tooLarge } from '../catalogue/refusal.js';
 import { validated } from '../catalogue/validation.js';
 import type { Db } from '../db/schema.js';
+import { sqliteDurable } from '../db/sqlite.js';
 import { answerCache } from '../cache/answers.js';
 import type { Versions } from '../cache/versions.js';
 import { judgeImage } from '../images/judge.js';
@@ -21,6 +22,7 @@ import { createImage, editImage, removeImage } from '../resources/imageWrites.js
 import { found } from '../resources/writes.js';
 import { relationsOf } from '../resources/relations.js';
 import { ifMatch } from './conditional.js';
+import { shownOnDisk } from './durable.js';
 import { routeSchemas } from './schemas.js';
 import { HttpError, requestPath } from './errors.js';
 import { localDateTime } from './time.js';
@@ -132,7 +134,7 @@ export async function imageRoutes(
     }) },
   };
   // Renditions asked for lately, answered from memory while their image is unchanged; the disk keeps the rest.
-  const pictures = answerCache(versions, 'imagenes', KEPT_IN_MEMORY);
+  const pictures = answerCache(versions, 'imagenes', KEPT_IN_MEMORY, () => sqliteDurable(db));
   const originals = new RecentOriginals(ORIGINALS_IN_MEMORY);
   app.get('/imagenes/:id/archivo', { schema: picture, ...route('read') }, async (request, reply) => {
     const { id } = request.params as { id: number };
@@ -164,6 +166,7 @@ export async function imageRoutes(
       return { body, etag: tag, headers, record: id };
     });
     // Never undefined: a missing image is refused inside.
+    if (kept?.onDisk) shownOnDisk(request);
     return reply.headers(kept?.headers ?? {}).send(kept?.body);
   });
 }

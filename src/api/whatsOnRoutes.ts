@@ -10,6 +10,7 @@ import { messages } from '../catalogue/messages.js';
 import { dayAt, wallClockAt } from '../catalogue/zone.js';
 import type { FieldKind, Window } from '../db/listing.js';
 import type { Db } from '../db/schema.js';
+import { sqliteDurable } from '../db/sqlite.js';
 import { funciones, peliculas } from '../resources/index.js';
 import { ANSWER_CACHE_LIMITS } from './crudRoutes.js';
 import { sendKept } from './compressed.js';
@@ -108,7 +109,7 @@ const publicUrlOf = (request: FastifyRequest, configured: string | undefined) =>
 export function whatsOnRoutes(app: FastifyInstance, db: Db, versions: Versions, options: CalendarOptions & { publicUrl: string | undefined }): void {
   const tags = ['cartelera'];
   // What the three answers read: a write to any of them moves one of these versions.
-  const answers = tablesAnswerCache(versions, ['funciones', 'lugares', 'peliculas', 'obras', 'eventos_urbanos', 'categorias', 'artistas', 'participaciones', 'imagenes'], ANSWER_CACHE_LIMITS);
+  const answers = tablesAnswerCache(versions, ['funciones', 'lugares', 'peliculas', 'obras', 'eventos_urbanos', 'categorias', 'artistas', 'participaciones', 'imagenes'], ANSWER_CACHE_LIMITS, () => sqliteDurable(db));
   const checked = checkedOnce(options.timeZone);
   const query = Type.Object({
     desde: Type.Optional(Type.String({ format: 'date', description: 'The first day (YYYY-MM-DD); default today, in TIMEZONE.' })),

@@ -17,6 +17,27 @@ export interface CachedAnswer {
    * kept with the answer; absent where compressing is not worth it.
    */
   gzipped?: () => Promise<Buffer>;
+  /**
+   * Whether every commit the answer shows is known to be on disk (SQLite syncs a commit after
+   * reads can see it: db/sqlite.ts, Durability): a hit then answers without waiting for a sync
+   * under way, which can only be of commits it does not show.
+   */
+  onDisk: boolean;
+}
+
+/** Undefined when every commit a read may see is on disk; else settles once it is (db/sqlite.ts, sqliteDurable). */
+export type Durable = () => Promise<void> | undefined;
+
+/**
+ * `answer`, just made, marked on disk once the commits its read may have seen are: at once when
+ * they already are, else when the sync under way or the next one ends (a failed sync leaves it
+ * unmarked, its hits waiting as any read does).
+ */
+function onDiskOnce(answer: CachedAnswer, durable: Durable): CachedAnswer {
+  const syncing = durable();
+  if (syncing === undefined) answer.onDisk = true;
+  else syncing.then(() => (answer.onDisk = true), () => {});
+  return answer;
 }
 
 /** An answer smaller than this is sent as it is: gzip would save less than a packet. */
@@ -44,7 +65,7 @@ export interface CacheLimits {
  * lookup) is dropped only if that record changed, when the change log says which did
  * (Versions.changedSince); every other answer (a page: any write may move it) is dropped.
  */
-export function answerCache(versions: Versions, table: keyof Database, limits: CacheLimits) {
+export function answerCache(versions: Versions, table: keyof Database, limits: CacheLimits, durable: Durable) {
   const answers = new Map<string, CachedAnswer>();
   /** The record each answer is about, if it is about one; what was asked for the answers about each record, and for the others. */
   const recordOf = new Map<string, number>();
@@ -120,7 +141,7 @@ export function answerCache(versions: Versions, table: keyof Database, limits: C
     if (made === undefined) return undefined;
     const etag = made.etag ?? etagOf(made.body);
     const body = typeof made.body === 'string' ? Buffer.from(made.body) : made.body;
-    const answer = { body, etag, headers: { 'content-type': JSON_TYPE, ...made.headers, etag } };
+    const answer = onDiskOnce({ body, etag, headers: { 'content-type': JSON_TYPE, ...made.headers, etag }, onDisk: false }, durable);
     // Kept only if no newer version was seen while the rows were read.
     if (current === version) keep(asked, answer, made.record);
     return answer;
@@ -133,7 +154,7 @@ export function answerCache(versions: Versions, table: keyof Database, limits: C
  * oldest leaving first past `limits`. `asked` must say everything the answer depends on besides
  * the tables (the request's URL, the window's days, the public address).
  */
-export function tablesAnswerCache(versions: Versions, tables: readonly (keyof Database)[], limits: CacheLimits) {
+export function tablesAnswerCache(versions: Versions, tables: readonly (keyof Database)[], limits: CacheLimits, durable: Durable) {
   const answers = new Map<string, CachedAnswer>();
   /** Answers being made, by what was asked and the versions: requests that ask the same meanwhile wait for the one answer. */
   const making = new Map<string, Promise<CachedAnswer>>();
@@ -168,10 +189,10 @@ export function tablesAnswerCache(versions: Versions, tables: readonly (keyof Da
       made = make().then((m) => {
         const etag = etagOf(m.body);
         const body = Buffer.from(m.body);
-        const answer = {
-          body, etag, headers: { 'content-type': type, ...m.headers, etag },
+        const answer = onDiskOnce({
+          body, etag, headers: { 'content-type': type, ...m.headers, etag }, onDisk: false,
           ...(body.length >= WORTH_COMPRESSING && { gzipped: gzippedOnce(body) }),
-        };
+        }, durable);
         // Kept only if no newer version was seen while the rows were read.
         if (seen === now) keep(asked, answer);
         return answer;

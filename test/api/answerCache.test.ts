@@ -10,10 +10,13 @@ function fakeVersions() {
   return { versions, bump: () => version++ };
 }
 
+/** A store whose commits are all on disk (PostgreSQL's, or a SQLite one with no sync under way). */
+const onDisk = () => undefined;
+
 /** A cache whose answers are `key` repeated to `size` bytes, counting how often each was made. */
 function counted(limits: { entries: number; bytes: number }, size = 10) {
   const { versions, bump } = fakeVersions();
-  const cache = answerCache(versions, 'peliculas', limits);
+  const cache = answerCache(versions, 'peliculas', limits, onDisk);
   const made: string[] = [];
   const get = async (key: string) => {
     const answer = await cache(key, async () => {
@@ -27,6 +30,22 @@ function counted(limits: { entries: number; bytes: number }, size = 10) {
 }
 
 describe('the answer cache', () => {
+  it('when an answer is made while a sync is under way, then it is marked on disk once that sync ends, and not when it fails', async () => {
+    const { versions } = fakeVersions();
+    const syncs: { resolve: () => void; reject: (error: Error) => void }[] = [];
+    const durable = () => new Promise<void>((resolve, reject) => syncs.push({ resolve, reject }));
+    const cache = answerCache(versions, 'peliculas', { entries: 10, bytes: 1000 }, durable);
+    const [synced, failed] = [await cache('a', async () => ({ body: 'a' })), await cache('b', async () => ({ body: 'b' }))];
+    assert.deepEqual([synced?.onDisk, failed?.onDisk], [false, false]);
+    syncs[0]?.resolve();
+    syncs[1]?.reject(new Error('EIO'));
+    await new Promise(setImmediate);
+    assert.deepEqual([synced?.onDisk, failed?.onDisk], [true, false]);
+    assert.equal((await cache('c', async () => ({ body: 'c' })))?.onDisk, false);
+    const idle = answerCache(versions, 'peliculas', { entries: 10, bytes: 1000 }, onDisk);
+    assert.equal((await idle('a', async () => ({ body: 'a' })))?.onDisk, true, 'with nothing to sync, an answer is on disk as it is made');
+  });
+
   it('when an answer is asked for again under the same version, then it is not made again', async () => {
     const { get, made } = counted({ entries: 10, bytes: 1000 });
     const first = await get('a');
@@ -69,7 +88,7 @@ describe('the answer cache', () => {
 
   it('when there is nothing to answer, then nothing is kept', async () => {
     const { versions } = fakeVersions();
-    const cache = answerCache(versions, 'peliculas', { entries: 10, bytes: 1000 });
+    const cache = answerCache(versions, 'peliculas', { entries: 10, bytes: 1000 }, onDisk);
     let calls = 0;
     const nothing = async () => {
       calls++;
@@ -84,7 +103,7 @@ describe('the answer cache', () => {
     let version = 1;
     let changed: Set<number> | undefined = new Set([2]);
     const versions: Versions = { of: async () => ({ version, rows: 3 }), all: async () => new Map([['peliculas', { version, rows: 3 }]]), changedSince: (_, since) => (since === 1 ? changed : undefined) };
-    const cache = answerCache(versions, 'peliculas', { entries: 10, bytes: 1000 });
+    const cache = answerCache(versions, 'peliculas', { entries: 10, bytes: 1000 }, onDisk);
     const made: string[] = [];
     const get = (key: string, record?: number) =>
       cache(key, async () => {

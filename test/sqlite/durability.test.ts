@@ -49,6 +49,54 @@ describe('durable commits on SQLite', () => {
     }
   });
 
+  it('when a write waits for its sync, then a kept answer of another record goes out meanwhile, and an answer read from the store waits for the sync', async () => {
+    const file = join(dir, 'guardadas.sqlite');
+    const app = await buildTestApp({ DATABASE_URL: `sqlite:${file}` });
+    try {
+      const { id: categoria } = await createCategoria(app);
+      const [kept, written, unread] = [await createPelicula(app, { categoria_id: categoria }), await createPelicula(app, { categoria_id: categoria }), await createPelicula(app, { categoria_id: categoria })];
+      const lookup = (title: string) => send(app, 'GET', `/peliculas/${encodeURIComponent(title)}`);
+      // Asked once, with every commit on disk: kept (cache/answers.ts).
+      for (const movie of [kept, written]) assert.equal((await lookup(movie.titulo)).statusCode, 200);
+
+      const pool = await holdThreadPool();
+      let released = false;
+      const answered = <T>(request: Promise<T>) => request.then((response) => ({ response, released }));
+      try {
+        const put = answered(send(app, 'PUT', `/peliculas/${written.id}`, peliculaBody(categoria, { titulo: written.titulo, duracion: 91 })));
+        const store = new SQLite(file, { readonly: true });
+        await until(() => store.prepare('select duracion from peliculas where id = ?').pluck().get(written.id) === 91);
+        store.close();
+        // The kept answer shows only commits on disk: it does not wait for the PUT's sync. Unheld, it is
+        // answered within a few turns of the event loop.
+        const asked = lookup(kept.titulo);
+        const turns = async (n: number) => {
+          for (let i = 0; i < n; i++) await new Promise(setImmediate);
+        };
+        assert.equal(await Promise.race([asked.then(() => 'answered'), turns(200).then(() => 'waiting')]), 'answered', 'the kept answer went out during the sync');
+        const hit = await asked;
+        assert.equal(hit.statusCode, 200, hit.body);
+        assert.deepEqual(hit.json(), kept);
+        // The written record's answer was dropped; read again, it shows the commit being synced. A record
+        // never asked for is read from the store too, which holds that commit: both wait.
+        const changed = answered(lookup(written.titulo));
+        const fresh = answered(lookup(unread.titulo));
+        released = true;
+        await pool.release();
+        const [w, c, f] = await Promise.all([put, changed, fresh]);
+        assert.equal(w.response.statusCode, 200, w.response.body);
+        assert.equal(c.released, true, 'the answer that shows the write went out after its sync');
+        assert.equal((c.response.json() as { duracion: number }).duracion, 91);
+        assert.equal(f.released, true, 'an answer read from the store while a sync was under way went out after it');
+        assert.deepEqual(f.response.json(), unread);
+      } finally {
+        if (!released) await pool.release();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   it('when a commit lands while a list too large to keep is streaming, then the pieces that may show it wait for its sync', async () => {
     const file = join(dir, 'lista.sqlite');
     const app = await buildTestApp({ DATABASE_URL: `sqlite:${file}` });
