@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { canonicalFecha } from '../catalogue/fecha.js';
 import { forgetAll } from './knownRows.js';
 import type { Database, Db } from './schema.js';
+import type { CheckpointMarks } from './checkpoints.js';
 import { openSqlite } from './sqlite.js';
 
 export interface StoreOptions {
@@ -13,8 +14,8 @@ export interface StoreOptions {
   statementTimeoutMs: number;
   /** SQLite: whether a commit is synced to disk before it returns (`full`, the default) or at checkpoints only (`normal`). */
   sqliteSynchronous?: 'full' | 'normal';
-  /** SQLite: checkpoints in a worker thread, off the event loop (the service), or in the commits that reach SQLite's mark (a command's). */
-  sqliteCheckpointsBeside?: boolean;
+  /** SQLite: checkpoints in a worker thread, off the event loop (the service; at the marks given, or CHECKPOINT_MARKS), or in the commits that reach SQLite's mark (a command's). */
+  sqliteCheckpointsBeside?: boolean | CheckpointMarks;
   /** SQLite: the most of the store's pages the connection keeps in memory, in KiB (16,000 when absent). */
   sqlitePageCacheKb?: number;
   /** SQLite: what a savepoint or statement must be able to undo kept in memory, not in a temporary file (see SqliteOptions). */

@@ -2,7 +2,7 @@ import { accessSync, closeSync, constants, fdatasync, fdatasyncSync, mkdirSync, 
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
-import { checkpointsBeside, type Checkpoints } from './checkpoints.js';
+import { CHECKPOINT_MARKS, checkpointsBeside, type CheckpointMarks, type Checkpoints } from './checkpoints.js';
 import type { Database, Db } from './schema.js';
 
 /**
@@ -23,8 +23,11 @@ const folders = new Set<string>();
 
 export interface SqliteOptions {
   synchronous: 'full' | 'normal';
-  /** Checkpoints in a worker thread on a connection of their own (checkpoints.ts), not in this connection's commits: the service's. */
-  checkpointsBeside: boolean;
+  /**
+   * Checkpoints in a worker thread on a connection of their own (checkpoints.ts), not in this
+   * connection's commits: the service's (true: at CHECKPOINT_MARKS; or at the marks given).
+   */
+  checkpointsBeside: boolean | CheckpointMarks;
   /** The most of the store's pages the connection keeps in memory, in KiB; better-sqlite3 builds SQLite with 16,000. */
   pageCacheKb?: number;
   /**
@@ -55,13 +58,26 @@ export function openSqlite(path: string, { synchronous, checkpointsBeside: besid
   if (pageCacheKb !== undefined) sqlite.pragma(`cache_size = -${Math.round(pageCacheKb)}`);
   if (undoInMemory) sqlite.pragma('temp_store = memory');
   const durability = synchronous === 'full' && !sqlite.memory ? new Durability(sqlite) : undefined;
-  const checkpoints = beside && !sqlite.memory ? checkpointsBeside(sqlite) : undefined;
+  const checkpoints = beside && !sqlite.memory ? checkpointsBeside(sqlite, beside === true ? CHECKPOINT_MARKS : beside) : undefined;
   const writer = reusingStatements(sqlite, true, durability);
   const reader = sqlite.memory ? undefined : () => reusingStatements(readOnlyConnection(sqlite), false);
   const db = new Kysely<Database>({ dialect: new SharingDialect(writer, reader, checkpoints) });
   handles.set(db, sqlite);
   if (durability) durabilities.set(db, durability);
+  if (checkpoints) checkpointsOf.set(db, checkpoints);
   return db;
+}
+
+/** The service's file stores' checkpoint workers. */
+const checkpointsOf = new WeakMap<Db, Checkpoints>();
+
+/**
+ * Undefined, or settles when a write may begin: when the WAL is long and all of it but the last
+ * pages copied into the database file, a write waits a moment for the checkpoint worker to copy
+ * those, so that it starts the WAL over (checkpoints.ts, restartWrites).
+ */
+export function sqliteRestartWrites(db: Db): Promise<void> | undefined {
+  return checkpointsOf.get(db)?.restartWrites();
 }
 
 /**

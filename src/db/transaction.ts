@@ -3,7 +3,7 @@ import { dialectOf } from './dialect.js';
 import { storeFaultOf, UnconfirmedCommit } from './errors.js';
 import { groupCommitQueue, type Pending, type Write } from './groupCommit.js';
 import type { Db } from './schema.js';
-import { sqliteDurable, sqliteStillWritable } from './sqlite.js';
+import { sqliteDurable, sqliteRestartWrites, sqliteStillWritable } from './sqlite.js';
 
 /**
  * Transactions, on both backends: the one place that starts one, tells whether `db` is one, and
@@ -53,6 +53,8 @@ const queues = new WeakMap<Db, <T>(write: Write<T>) => Promise<T>>();
  */
 export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   if (dialectOf(db) === 'postgres') return db.transaction().execute(work);
+  // Now and then, a moment for the checkpoint worker to let the WAL start over (db/checkpoints.ts).
+  await sqliteRestartWrites(db);
   const result = await db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
     heldTransactions.add(connection);

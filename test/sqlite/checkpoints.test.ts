@@ -2,10 +2,11 @@
 // the service's commits append to the WAL and return, and never copy pages into the database file on
 // the event loop; a command's store checkpoints as SQLite does, in the commit that reaches its mark.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openDatabase } from '../../src/db/connect.js';
+import { CHECKPOINT_MARKS } from '../../src/db/checkpoints.js';
+import { openDatabase, STORE_DEFAULTS } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { categorias } from '../../src/resources/index.js';
 import { createRecord } from '../../src/resources/writes.js';
@@ -23,7 +24,44 @@ async function eventually(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** How many times the WAL started over since its file was made: its header's checkpoint sequence number (bytes 12 to 15). */
+function walRestarts(file: string): number {
+  const header = Buffer.alloc(16);
+  const fd = openSync(`${file}-wal`, 'r');
+  try {
+    readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return header.readUInt32BE(12);
+}
+
 describe('checkpoints of a SQLite store', () => {
+  it('when writes follow each other without a pause, then the WAL still starts over once the worker has copied it, its commits never checkpointing themselves', { timeout: 60000 }, async () => {
+    const file = join(dir, 'sin-pausa.sqlite');
+    // A WAL of 64 pages asks for a start over; the service's own commits would checkpoint only past a million.
+    const marks = { ...CHECKPOINT_MARKS, everyMs: 10, restartPages: 64, boundPages: 1_000_000 };
+    const db = openDatabase(`sqlite:${file}`, { ...STORE_DEFAULTS, sqliteCheckpointsBeside: marks });
+    try {
+      await migrateToLatest(db);
+      const before = walRestarts(file);
+      // Eight writers, each sending its next write as soon as the last is answered: a commit is always
+      // under way, so the worker's copy never ends with nothing new in the WAL behind it.
+      const writer = async (n: number) => {
+        for (let i = 0; i < 500; i++) await createRecord(db, categorias, { nombre: `Escritor ${n}, categoría ${i} ${'·'.repeat(40)}` }, { quien: null });
+      };
+      await Promise.all(Array.from({ length: 8 }, (_, n) => writer(n)));
+      const restarts = walRestarts(file) - before;
+      const pages = statSync(`${file}-wal`).size / 4096;
+      // Without the writes' pause (Checkpoints.restartWrites), 3 to 12 times in these 4,000 writes, the WAL past 1,300 pages.
+      assert.ok(restarts >= 15, `the WAL started over ${restarts} times`);
+      assert.ok(pages < 1000, `the WAL grew to ${Math.round(pages)} pages`);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+
   it("when the service commits a write, then a worker's connection copies it into the database file, though SQLite's own checkpoint waits for 1,000 pages; and when the service closes, the file holds everything and no WAL is left", { timeout: 20000 }, async () => {
     const file = join(dir, 'servicio.sqlite');
     const app = await buildTestApp({ DATABASE_URL: `sqlite:${file}` });
