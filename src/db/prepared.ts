@@ -377,8 +377,8 @@ function recordJson(from: string, answered: readonly AnsweredColumn[]): string {
 
 /** What replaceLogged did. */
 export type Replaced<T extends keyof Database> =
-  /** Stored, with its change; `antes`, `despues` and `campos` as the statement logged them, `before` the record as it was. */
-  | { outcome: 'stored'; stored: Stored<T>; before: Row; change: number; antes: string; despues: string; campos: string }
+  /** Stored, with its change; `antes` and `despues` as the statement logged them, `before` the record as it was. */
+  | { outcome: 'stored'; stored: Stored<T>; before: Row; change: number; antes: string; despues: string }
   /** The record already held these values: nothing stored, nothing logged. */
   | { outcome: 'unchanged'; current: Row }
   /** Another write changed the record between this statement's read and its write: nothing stored. */
@@ -429,15 +429,15 @@ export async function replaceLogged<T extends keyof Database>(
       // A column whose value does not change keeps the stored one, as it was (a long text's out-of-line copy too).
       + `w as (update "${table}" as t set ${entries.map(([column]) => `"${column}" = case when t."${column}" is distinct from ${parameter.get(column)} then ${parameter.get(column)} else t."${column}" end`).join(', ')} from o `
       + `where t."${keyColumn}" = o."${keyColumn}" and t.xmin = o."${VERSION}" and o."${CHANGES}" returning t.xmin::text as "${VERSION}", t.*), `
-      + `c as (insert into cambios (${CHANGE_COLUMNS.map(([column]) => column).join(', ')}) select ${loggedColumns.join(', ')} from w, o returning id, antes, despues, campos) `
-      + `select c.id as "${CHANGE_ID}", c.antes as "${LOGGED}antes", c.despues as "${LOGGED}despues", c.campos as "${LOGGED}campos", o."${CHANGES}", `
+      + `c as (insert into cambios (${CHANGE_COLUMNS.map(([column]) => column).join(', ')}) select ${loggedColumns.join(', ')} from w, o returning id, antes, despues) `
+      + `select c.id as "${CHANGE_ID}", c.antes as "${LOGGED}antes", c.despues as "${LOGGED}despues", o."${CHANGES}", `
       + `${answered.map(({ name }) => `o."${name}" as "${BEFORE}${name}"`).join(', ')}, w.* from o left join w on true left join c on true`;
     texts.set(shape, text);
   }
   const parameters: Typed[] = [...entries.map(([column]) => ({ column })), { column: keyColumn }, ...changeColumns.map(([, form]) => ({ type: form.slice('$::'.length) }))];
   const leads = [
     { name: CHANGE_ID, value: { column: 'id', of: 'cambios' } },
-    ...['antes', 'despues', 'campos'].map((column) => ({ name: `${LOGGED}${column}`, value: TEXT })),
+    ...['antes', 'despues'].map((column) => ({ name: `${LOGGED}${column}`, value: TEXT })),
     { name: CHANGES, value: { type: 'boolean' } },
     ...answered.map(({ name }) => ({ name: `${BEFORE}${name}`, value: { column: name } })),
     VERSION_LEAD,
@@ -458,6 +458,6 @@ export async function replaceLogged<T extends keyof Database>(
   remember(db, table, key, stored, String(found[VERSION]));
   return {
     outcome: 'stored', stored: stored as Stored<T>, before, change: Number(found[CHANGE_ID]),
-    antes: String(found[`${LOGGED}antes`]), despues: String(found[`${LOGGED}despues`]), campos: String(found[`${LOGGED}campos`]),
+    antes: String(found[`${LOGGED}antes`]), despues: String(found[`${LOGGED}despues`]),
   };
 }

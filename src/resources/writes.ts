@@ -166,11 +166,9 @@ async function modifiedAtOnce(
     case 'stored': {
       const antes = resource.representation(replaced.before);
       const despues = resource.representation(replaced.stored);
-      if (antes === replaced.antes && despues === replaced.despues) {
-        const campos = JSON.stringify(changedNames(resource, antes, despues));
-        if (campos === replaced.campos) return replaced.stored;
-        await correctChange(db, replaced.change, { campos });
-      } else {
+      // Where SQL wrote both records as the API answers them, each field's JSON is its value's
+      // alone, so the fields it found changed (campos) are those whose JSON differs.
+      if (antes !== replaced.antes || despues !== replaced.despues) {
         await correctChange(db, replaced.change, { antes, despues, campos: JSON.stringify(changedNames(resource, antes, despues)) });
       }
       return replaced.stored;

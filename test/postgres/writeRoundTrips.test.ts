@@ -17,7 +17,7 @@ import type { AnyResource } from '../../src/resources/define.js';
 import { createRecord, patchRecord, removeRecord, replaceRecord } from '../../src/resources/writes.js';
 import { changedFields } from '../../src/resources/changeLog.js';
 import { openDatabase } from '../../src/db/connect.js';
-import { forgetAll, KNOWN_ROWS, remember } from '../../src/db/knownRows.js';
+import { forgetAll, KNOWN_BYTES, knownBytes, remember, sizeOf } from '../../src/db/knownRows.js';
 import type { Db } from '../../src/db/schema.js';
 import { migratedStore, type MigratedStore } from '../stores.js';
 
@@ -303,7 +303,7 @@ it('when another write commits between an update\'s one statement reading the re
   assert.equal(peliculas.representation((await peliculas.queries(db).get(id)) ?? {}), sospecha('Manderley.', 131));
 });
 
-it('when more records are known than the bound, then the least recently used is forgotten, and an update of it reads it first', async () => {
+it('when the records known take more than the bound, then the least recently used are forgotten, and an update of one reads it first', async () => {
   const { db } = store;
   const { id: categoria_id } = (await createRecord(db, categorias, { nombre: 'Policial' }, context)) as { id: number };
   forgetAll(db);
@@ -311,11 +311,15 @@ it('when more records are known than the bound, then the least recently used is 
   const older = await created('Laura');
   const newer = await created('Rebeca');
   // Records of no table this file writes, as many as fill the memory with these two.
-  for (let i = 1; i <= KNOWN_ROWS - 2; i++) remember(db, 'ninguna', i, {}, '1');
+  const filler = { id: 0, texto: 'Relleno. '.repeat(100) };
+  let n = 0;
+  while (knownBytes(db) + sizeOf(filler) <= KNOWN_BYTES) remember(db, 'ninguna', ++n, filler, '1');
+  assert.ok(n > 1000 && n < 4096, `${n} records of about 2 kB fill the memory`);
   // Under If-Match (`*`): a record not known is read first.
   const any = () => {};
   assert.deepEqual(await statementsOf(() => patchRecord(db, peliculas, older, { duracion: 101 }, context, any)), { sent: ['call'] }, 'both still known');
-  remember(db, 'ninguna', KNOWN_ROWS - 1, {}, '1');
+  remember(db, 'ninguna', ++n, filler, '1');
+  assert.ok(knownBytes(db) <= KNOWN_BYTES, 'no more than the bound kept');
   assert.deepEqual(await statementsOf(() => patchRecord(db, peliculas, newer, { duracion: 102 }, context, any)), { sent: ['call', 'call'] }, 'the least recently used forgotten');
   assert.deepEqual(await statementsOf(() => patchRecord(db, peliculas, older, { duracion: 103 }, context, any)), { sent: ['call'] }, 'the one used since kept');
   const stored = await db.selectFrom('peliculas').select(['id', 'duracion']).where('id', 'in', [older, newer]).orderBy('id').execute();
