@@ -17,6 +17,7 @@ import type { AnyResource } from '../../src/resources/define.js';
 import { createRecord, patchRecord, removeRecord, replaceRecord } from '../../src/resources/writes.js';
 import { changedFields } from '../../src/resources/changeLog.js';
 import { openDatabase } from '../../src/db/connect.js';
+import { groupCommits } from '../../src/db/transaction.js';
 import { forgetAll, KNOWN_BYTES, knownBytes, remember, sizeOf } from '../../src/db/knownRows.js';
 import type { Db } from '../../src/db/schema.js';
 import { migratedStore, type MigratedStore } from '../stores.js';
@@ -100,13 +101,17 @@ it('when a movie is created, updated and deleted alone, then a create is one sta
   const otra = { quien: 'otra' };
   const ocaso = { titulo: 'Ocaso', sipnosis: 'Una noche.', duracion: 89, categoria_id };
   await patchRecord(elsewhere, peliculas, unknown, { duracion: 87 }, otra);
+  const committed = groupCommits.writes;
   const replaced = await statementsOf(() => replaceRecord(db, peliculas, unknown, ocaso, context));
+  assert.equal(groupCommits.writes, committed + 1, 'one write committed');
   assert.deepEqual(replaced.sent, ['call', 'call'], 'a PUT of it, changed since: the kept row stores nothing; then read, set and logged at once');
   await patchRecord(elsewhere, peliculas, unknown, { duracion: 86 }, otra);
   const conditional = await statementsOf(() => patchRecord(db, peliculas, unknown, { duracion: 85 }, context, () => {}));
   assert.deepEqual(conditional.sent, ['call', 'call', 'call'], 'under If-Match: the kept row stores nothing; then the record read and checked, and set');
   await patchRecord(elsewhere, peliculas, unknown, { duracion: 89 }, otra);
+  const committedBefore = groupCommits.writes;
   const unchanged = await statementsOf(() => replaceRecord(db, peliculas, unknown, ocaso, context));
+  assert.equal(groupCommits.writes, committedBefore, 'no write committed (on /metrics)');
   assert.deepEqual(unchanged.sent, ['call', 'call'], 'a PUT of what the record holds now: the kept row stores nothing; then read at once, and nothing stored');
   const ocasoAs = (sipnosis: string, duracion: number) => peliculas.representation({ id: unknown, ...ocaso, sipnosis, duracion });
   const log = await db.selectFrom('cambios').select(['antes', 'despues', 'campos']).where('recurso', '=', 'peliculas').where('clave', '=', unknown)
