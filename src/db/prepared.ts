@@ -349,3 +349,115 @@ export async function updateLogged<T extends keyof Database>(
   remember(db, table, key, updated.row, updated.version);
   return { stored: updated.row as Stored<T>, change: updated.change };
 }
+
+/**
+ * A field of a record as the API answers it, for SQL that writes the record's JSON itself: an
+ * integer as its digits, text as a JSON string (PostgreSQL's `to_json` escapes text as
+ * `JSON.stringify` does). Records with fields of other kinds (decimals, booleans, instants) are
+ * answered in forms SQL does not reproduce exactly, and are not written this way.
+ */
+export interface AnsweredColumn {
+  name: string;
+  json: 'number' | 'string';
+}
+
+/** The SQL that writes `column` of `from` as JSON, `null` included. */
+function jsonOf(from: string, { name, json }: AnsweredColumn): string {
+  const ref = `${from}."${name}"`;
+  return json === 'number' ? `coalesce(${ref}::text, 'null')` : `coalesce(to_json(${ref})::text, 'null')`;
+}
+
+/** A SQL literal of `text`, which comes from a declaration, never from a client. */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The SQL that writes the record in `from` as answered: `{"id":1,"titulo":"Roma",…}`, in `answered`'s order. */
+function recordJson(from: string, answered: readonly AnsweredColumn[]): string {
+  return answered.map((column, i) => `${literal(`${i === 0 ? '{' : ','}${JSON.stringify(column.name)}:`)} || ${jsonOf(from, column)}`).join(' || ') + ` || '}'`;
+}
+
+/** What replaceLogged did. */
+export type Replaced<T extends keyof Database> =
+  /** Stored, with its change; `antes` and `despues` as the statement logged them, `before` the record as it was. */
+  | { outcome: 'stored'; stored: Stored<T>; before: Row; change: number; antes: string; despues: string }
+  /** The record already held these values: nothing stored, nothing logged. */
+  | { outcome: 'unchanged'; current: Row }
+  /** Another write changed the record between this statement's read and its write: nothing stored. */
+  | { outcome: 'raced' }
+  /** There is no such record. */
+  | { outcome: 'absent' };
+
+/** Names the statement answers beside the row's columns, which no table has: the row before, as `BEFORE<column>`; what was logged, as `LOGGED<column>`. */
+const BEFORE = 'cartelera antes ';
+const LOGGED = 'cartelera registro ';
+const CHANGES = 'cartelera cambia';
+
+/**
+ * PostgreSQL: sets the fields of `row` in the row of `table` whose `keyColumn` is `key`, and logs
+ * the change, in one statement that commits by itself (a record's read and its write, one round
+ * trip): it reads the row, writes it only while it is still the version read (its `xmin`) and when
+ * one of the `answered` columns (the key first, then the record's fields, in the API's order)
+ * takes another value, and logs the change with `antes`, `despues` and `campos` written by SQL from
+ * the row before and after (recordJson). Run through its function (`run`), whose plan PostgreSQL
+ * keeps: sent as it is, the statement was planned each time, which cost more than the read it
+ * saves (bench/analysis.md). The row as stored, and its new version, are kept as known
+ * (knownRows.ts).
+ */
+export async function replaceLogged<T extends keyof Database>(
+  db: Db, table: T, keyColumn: string, key: number, row: Updateable<Database[T]>, answered: readonly AnsweredColumn[],
+  change: Omit<LoggedChange, 'antes' | 'campos'>,
+): Promise<Replaced<T>> {
+  const entries = defined(row as Row);
+  const changeColumns = CHANGE_COLUMNS.filter(([column, form]) => form.startsWith('$') && column !== 'antes' && column !== 'campos');
+  const values = [...entries.map(([, value]) => value), key, ...changeColumns.map(([column]) => change[column as keyof typeof change])];
+  const shape = `postgres replace-logged ${table} ${keyColumn} ${entries.map(([column]) => column).join()} ${answered.map(({ name, json }) => `${name}:${json}`).join()}`;
+  let text = texts.get(shape);
+  if (text === undefined) {
+    const parameter = new Map(entries.map(([column], i) => [column, `$${i + 1}`]));
+    let n = entries.length + 1;
+    const keyParameter = `$${n}`;
+    // Whether a column the API answers takes another value; the comparable columns follow their text.
+    const differs = answered.filter(({ name }) => parameter.has(name)).map(({ name }) => `o."${name}" is distinct from ${parameter.get(name)}`);
+    const campos = answered.map(({ name }) => `case when o."${name}" is distinct from w."${name}" then ${literal(JSON.stringify(name))} end`);
+    const loggedColumns = CHANGE_COLUMNS.map(([column, form]) => {
+      if (column === 'antes') return recordJson('o', answered);
+      if (column === 'despues') return recordJson('w', answered);
+      if (column === 'campos') return `'[' || concat_ws(',', ${campos.join(', ')}) || ']'`;
+      if (form === 'w.key') return `w."${keyColumn}"`;
+      return form.replace('$', `$${++n}`);
+    });
+    text = `with o as (select xmin as "${VERSION}", (${differs.join(' or ') || 'false'}) as "${CHANGES}", * from "${table}" as o where "${keyColumn}" = ${keyParameter}), `
+      // A column whose value does not change keeps the stored one, as it was (a long text's out-of-line copy too).
+      + `w as (update "${table}" as t set ${entries.map(([column]) => `"${column}" = case when t."${column}" is distinct from ${parameter.get(column)} then ${parameter.get(column)} else t."${column}" end`).join(', ')} from o `
+      + `where t."${keyColumn}" = o."${keyColumn}" and t.xmin = o."${VERSION}" and o."${CHANGES}" returning t.xmin::text as "${VERSION}", t.*), `
+      + `c as (insert into cambios (${CHANGE_COLUMNS.map(([column]) => column).join(', ')}) select ${loggedColumns.join(', ')} from w, o returning id, antes, despues) `
+      + `select c.id as "${CHANGE_ID}", c.antes as "${LOGGED}antes", c.despues as "${LOGGED}despues", o."${CHANGES}", `
+      + `${answered.map(({ name }) => `o."${name}" as "${BEFORE}${name}"`).join(', ')}, w.* from o left join w on true left join c on true`;
+    texts.set(shape, text);
+  }
+  const parameters: Typed[] = [...entries.map(([column]) => ({ column })), { column: keyColumn }, ...changeColumns.map(([, form]) => ({ type: form.slice('$::'.length) }))];
+  const leads = [
+    { name: CHANGE_ID, value: { column: 'id', of: 'cambios' } },
+    ...['antes', 'despues'].map((column) => ({ name: `${LOGGED}${column}`, value: TEXT })),
+    { name: CHANGES, value: { type: 'boolean' } },
+    ...answered.map(({ name }) => ({ name: `${BEFORE}${name}`, value: { column: name } })),
+    VERSION_LEAD,
+  ];
+  const [found] = await run(db, { table, text, values, parameters, leads });
+  if (found === undefined) {
+    forget(db, table, key);
+    return { outcome: 'absent' };
+  }
+  const before = Object.fromEntries(answered.map(({ name }) => [name, found[`${BEFORE}${name}`]]));
+  if (!found[CHANGES]) return { outcome: 'unchanged', current: before };
+  if (found[CHANGE_ID] === null) {
+    forget(db, table, key);
+    return { outcome: 'raced' };
+  }
+  // The row's own columns follow the leads: its columns are the table's.
+  const stored = Object.fromEntries(Object.entries(found).slice(leads.length));
+  remember(db, table, key, stored, String(found[VERSION]));
+  return {
+    outcome: 'stored', stored: stored as Stored<T>, before, change: Number(found[CHANGE_ID]),
+    antes: String(found[`${LOGGED}antes`]), despues: String(found[`${LOGGED}despues`]),
+  };
+}

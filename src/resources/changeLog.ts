@@ -102,11 +102,14 @@ export function changeOf(resource: AnyResource, antes: Representation, despues: 
   const operacion: Operacion = antes === null ? 'alta' : despues === null ? 'baja' : 'modificacion';
   const campos = operacion === 'modificacion' ? changedFields(resource, antes, despues ?? null) : undefined;
   if (campos?.length === 0) return undefined;
+  return { ...changeAbout(resource, operacion, context), antes, campos: campos ? JSON.stringify(campos) : allFieldsOf(resource) };
+}
+
+/** What the log stores of a change besides the record before and after it and the fields it changed. */
+export function changeAbout(resource: AnyResource, operacion: Operacion, context: ChangeContext): Omit<LoggedChange, 'antes' | 'campos'> {
   return {
     recurso: resource.name,
     operacion,
-    antes,
-    campos: campos ? JSON.stringify(campos) : allFieldsOf(resource),
     quien: context.quien,
     quien_clave: comparableQuien(context.quien),
     cuando: now(),
@@ -116,11 +119,11 @@ export function changeOf(resource: AnyResource, antes: Representation, despues: 
 }
 
 /**
- * Sets change `id`'s `despues` to the record as the store answered it, where a write stored with
- * its change in one statement foresaw it otherwise (resources/writes.ts checks each).
+ * Sets what change `id` says of the record to the record as the API answers it, where a write
+ * stored with its change in one statement foresaw it otherwise (resources/writes.ts checks each).
  */
-export async function correctDespues(db: Db, id: number, despues: string): Promise<void> {
-  await db.updateTable('cambios').set({ despues }).where('id', '=', id).execute();
+export async function correctChange(db: Db, id: number, said: Partial<Pick<CambiosTable, 'antes' | 'despues' | 'campos'>>): Promise<void> {
+  await db.updateTable('cambios').set(said).where('id', '=', id).execute();
 }
 
 /** The instant of a write as `cuando` holds it, made once per millisecond (an import logs thousands in one). */

@@ -5,7 +5,7 @@ import type { FieldKind } from '../db/listing.js';
 import type { Database, Db } from '../db/schema.js';
 import { withComparables } from '../catalogue/comparable.js';
 import { Refusal, type Problem } from '../catalogue/refusal.js';
-import { insertManyReturning } from '../db/prepared.js';
+import { insertManyReturning, type AnsweredColumn } from '../db/prepared.js';
 
 /** The explicit queries of one resource; each resource writes its own SQL. */
 export interface Queries<Item, Create, Fields, Lookup> {
@@ -133,6 +133,13 @@ export interface Resource<
   /** The record exactly as the API answers it: its ETag and every export are computed from this. */
   representation(record: Record<string, unknown>): string;
   /**
+   * The record's fields as PostgreSQL writes them in its answer (db/prepared.ts, replaceLogged), the
+   * key first: given when every field is an integer or text, none has a default, none is worked
+   * out by the service and no rule spans fields, so that a PUT's or a PATCH's columns are the
+   * fields it sends, whatever the record held. Undefined otherwise.
+   */
+  answeredInSql?: AnsweredColumn[];
+  /**
    * The record with every field it leaves out, or sends as null, at its default (null where none):
    * what a PUT stores. A Refusal when it breaks a rule that spans fields.
    */
@@ -201,6 +208,10 @@ export function defineResource<T extends keyof Database, K extends string, F ext
   const answered = (record: Record<string, unknown>) => (name: string) =>
     booleans.includes(name) ? record[name] === true || record[name] === 1 : record[name];
   const uniqueValue = (record: Record<string, unknown>) => def.unique.map((field) => String(record[field])).join(', ');
+  const json = (kind: FieldKind | undefined) => (kind?.type === 'integer' ? 'number' : kind?.type === 'text' || kind?.type === 'enum' ? 'string' : undefined);
+  const columns = names.map((name) => ({ name, json: json(kinds[name]) }));
+  const writtenAsSent = !def.rules && readOnly.size === 0 && defaults.every(([, value]) => value === null);
+  const answeredInSql = columns.every((column): column is AnsweredColumn => column.json !== undefined) && writtenAsSent ? columns : undefined;
   return {
     ...def,
     queries: (db) => {
@@ -229,6 +240,7 @@ export function defineResource<T extends keyof Database, K extends string, F ext
       for (const name of names) answer[name] = field(name);
       return JSON.stringify(answer);
     },
+    answeredInSql,
     whole,
     uniqueValue,
     shownAs: (record) => def.knownAs?.(record)[0] ?? uniqueValue(record),

@@ -3,11 +3,11 @@ import { invalid, notFound, Refusal } from '../catalogue/refusal.js';
 import { lockedRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import { forget, knownRow, type Versioned } from '../db/knownRows.js';
-import { insertLogged, updateLogged, versionedRow, type LoggedChange } from '../db/prepared.js';
-import type { Db } from '../db/schema.js';
+import { insertLogged, replaceLogged, updateLogged, versionedRow, type AnsweredColumn, type LoggedChange, type Replaced } from '../db/prepared.js';
+import type { Database, Db } from '../db/schema.js';
 import { autocommits, inOneStatement, inTransaction, refusable } from '../db/transaction.js';
 import { dependentsOf, removeImagesOf } from './cascade.js';
-import { changeOf, correctDespues, recordChange, type ChangeContext } from './changeLog.js';
+import { changeAbout, changedFields as changedNames, changeOf, correctChange, recordChange, type ChangeContext } from './changeLog.js';
 import type { AnyResource } from './define.js';
 
 /**
@@ -64,7 +64,7 @@ function aroundKey(resource: AnyResource, row: Row): [string, string] {
 /** Sets the change's `despues` to the stored record as answered when `recorded`, what the statement stored, is not that. */
 async function foreseen(db: Db, resource: AnyResource, change: number, recorded: string, stored: Row): Promise<void> {
   const answered = resource.representation(stored);
-  if (answered !== recorded) await correctDespues(db, change, answered);
+  if (answered !== recorded) await correctChange(db, change, { despues: answered });
 }
 
 /** Logs the creation of `created`, just stored in transaction `trx` (an import stores many at once); answers its key. */
@@ -79,7 +79,10 @@ export async function replaceRecord(
   db: Db, resource: AnyResource, key: number, body: Row, context: ChangeContext, precondition?: Precondition,
 ): Promise<Row | undefined> {
   const given = withoutKey(resource, body, key);
-  return modifyRecord(db, resource, key, context, precondition, () => resource.whole(given), () => body);
+  // A resource answered as SQL writes it has no rule that spans fields: its whole record refuses
+  // nothing, and is worked out once; another's may refuse, but only once the record was found.
+  const whole = resource.answeredInSql && resource.whole(given);
+  return modifyRecord(db, resource, key, context, precondition, () => whole || resource.whole(given), () => body, whole || given);
 }
 
 /** Changes some fields (a JSON merge patch, RFC 7396), keeping the rest; undefined when there is no such record. */
@@ -88,25 +91,35 @@ export async function patchRecord(
 ): Promise<Row | undefined> {
   const changes = withoutKey(resource, patch, key);
   const merged = (current: Row) => resource.whole({ ...pick(current, resource.fieldNames), ...changes });
-  return modifyRecord(db, resource, key, context, precondition, merged, merged);
+  return modifyRecord(db, resource, key, context, precondition, merged, merged, changes);
 }
 
 /**
  * Stores `fieldsOf(current)` over the record with this key, after `precondition` accepted it as it
  * stands; undefined when there is none. A refusal's sentence names the values of `named(current)`.
+ * `sent` is what the write sets over any record (a PUT's whole record, a PATCH's fields), which are
+ * the record's columns where the resource's fields are answered as SQL writes them (answeredInSql).
  * On PostgreSQL a write alone stores the record and its change in one statement that only applies
  * while the record is as this process last knew it (updateLogged): as it stored or read it before,
- * when it still keeps that row (knownAndStored), else as it reads it first. If another write changed
- * it meanwhile, it runs again in a transaction that holds the record from its read to its commit.
+ * when it still keeps that row (knownAndStored). Else, with no precondition and such fields, one
+ * statement reads, writes and logs (modifiedAtOnce); otherwise the record is read first. If another
+ * write changed it meanwhile, it runs again in a transaction that holds the record from its read
+ * to its commit.
  */
 async function modifyRecord(
   db: Db, resource: AnyResource, key: number, context: ChangeContext, precondition: Precondition | undefined,
-  fieldsOf: (current: Row) => Row, named: (current: Row) => Row,
+  fieldsOf: (current: Row) => Row, named: (current: Row) => Row, sent: Row,
 ): Promise<Row | undefined> {
+  const { answeredInSql } = resource;
   if (autocommits(db)) {
     const known = knownRow(db, resource.table, key);
     const stored = known && (await knownAndStored(db, resource, key, known, context, precondition, fieldsOf));
     if (stored) return stored;
+  }
+  if (autocommits(db) && precondition === undefined && answeredInSql && Object.keys(sent).length > 0) {
+    const modified = await modifiedAtOnce(db, resource, key, answeredInSql, sent, context, named);
+    if (modified !== RACED) return modified;
+  } else if (autocommits(db)) {
     const read = await versionedRow(db, resource.table, resource.key.name, key);
     precondition?.(read && resource.representation(read.row));
     if (!read) return undefined;
@@ -125,6 +138,48 @@ async function modifyRecord(
       return updated;
     });
   });
+}
+
+/** What modifiedAtOnce answers when another write changed the record between its statement's read and its write. */
+const RACED = Symbol('raced');
+
+/**
+ * PostgreSQL, a write alone with no precondition: sets `sent` over the record and logs its change
+ * in one statement (replaceLogged), which SQL's JSON of the record before and after fills. Each is
+ * checked against the record as the API answers it, and the change corrected should one differ.
+ * The record as stored; undefined when there is none; RACED when it stored nothing for another
+ * write. A refusal names the values of `named` on the record as it stands after it.
+ */
+async function modifiedAtOnce(
+  db: Db, resource: AnyResource, key: number, answered: AnsweredColumn[], sent: Row, context: ChangeContext, named: (current: Row) => Row,
+): Promise<Row | undefined | typeof RACED> {
+  const explain = async (refusal: unknown, store: Db) => explainer(resource, named((await resource.queries(store).get(key)) ?? {}))(refusal, store);
+  const statement = { replaced: { outcome: 'absent' } as Replaced<keyof Database> };
+  // Only a statement that stored something counts as a write committed (inOneStatement).
+  await inOneStatement(db, async () => {
+    const replaced = await replaceLogged(db, resource.table, resource.key.name, key, resource.updatedColumns(sent) as never, answered, changeAbout(resource, 'modificacion', context));
+    statement.replaced = replaced;
+    return replaced.outcome === 'stored' ? replaced : undefined;
+  }, explain);
+  const { replaced } = statement;
+  switch (replaced.outcome) {
+    case 'absent':
+      return undefined;
+    case 'raced':
+      return RACED;
+    case 'unchanged':
+      return replaced.current;
+    case 'stored': {
+      const antes = resource.representation(replaced.before);
+      const despues = resource.representation(replaced.stored);
+      // Where SQL wrote both records as the API answers them, each field's JSON is its value's
+      // alone, so the fields it found changed (campos) are those whose JSON differs.
+      if (antes !== replaced.antes || despues !== replaced.despues) {
+        await correctChange(db, replaced.change, { antes, despues, campos: JSON.stringify(changedNames(resource, antes, despues)) });
+      }
+      return replaced.stored;
+    }
+  }
 }
 
 /**
