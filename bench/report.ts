@@ -302,6 +302,8 @@ ${readFileSync(new URL('analysis.md', import.meta.url), 'utf8').trim()}
 \`\`\`sh
 npm run bench                                         # every target, 10 s per scenario, then the 100,000-movie list
 BENCH_DURATION=5 npm run bench                        # seconds per scenario (default 10)
+BENCH_WARMUP=2 npm run bench                          # seconds of each scenario's load before it is measured (default 10)
+BENCH_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=.bench/profiles" npm run bench   # node flags for cartelera's servers
 BENCH_TARGETS=cartelera-sqlite,ceiling npm run bench  # a subset of: ${TARGET_NAMES.join(', ')}
 BENCH_SKIP_100K=1 npm run bench                       # without the 100,000-movie list
 BENCH_SCENARIOS=create,update npm run bench           # a subset of: ${SCENARIOS.map(({ name }) => name).join(', ')}

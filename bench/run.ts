@@ -4,7 +4,7 @@
  * docs/performance.md (its figures kept in .bench/last-run.json; `--report` writes the page again
  * from them). Env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s of each scenario's own load
  * before it is measured, default 10), BENCH_SERVER_FLAGS (node flags for cartelera's servers, such
- * as --cpu-prof), BENCH_TARGETS (comma-separated), BENCH_SCENARIOS
+ * as --cpu-prof --cpu-prof-dir=.bench/profiles), BENCH_TARGETS (comma-separated), BENCH_SCENARIOS
  * (comma-separated, default all), BENCH_SKIP_100K=1.
  */
 import { spawnSync } from 'node:child_process';
