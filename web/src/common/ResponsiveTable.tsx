@@ -14,7 +14,8 @@ interface Props {
 /** A list's records: a sortable table on wide screens, a simple list on a phone. A row opens the record's page. */
 export const ResponsiveTable = ({ primaryText, secondaryText, leftIcon, children }: Props) => {
   const small = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
-  if (small) return <SimpleList primaryText={primaryText} secondaryText={secondaryText} leftIcon={leftIcon} linkType="show" />;
+  // A long word (a zone's name, an address) wraps where it must instead of widening the page past a phone's screen.
+  if (small) return <SimpleList primaryText={primaryText} secondaryText={secondaryText} leftIcon={leftIcon} linkType="show" sx={{ overflowWrap: 'anywhere' }} />;
   return (
     <DataTable rowClick="show" bulkActionButtons={false}>
       {children}
