@@ -115,6 +115,8 @@ export async function importCatalogue(db: Db, incoming: AsyncIterable<Incoming[]
       }
       if (problemCount(result) > 0 || options.dryRun) throw rollback;
       await importer.finish();
+      // The store may refuse a record of the last ones held, stored only now: then nothing is kept either.
+      if (problemCount(result) > 0) throw rollback;
     });
   } catch (error) {
     if (error !== rollback) throw error;

@@ -117,6 +117,18 @@ describe(`import, many records a statement (${backend})`, () => {
     });
   });
 
+  it('when the store refuses a row of the last statement, then that row is named with its place and nothing is stored', async () => {
+    await withMigratedStore(async ({ db }) => {
+      await refuseTitle(db, `Película ${MOVIES}`);
+      const result = await importFile(db, document(Array.from({ length: MOVIES }, (_, i) => ({ titulo: `Película ${i + 1}` }))));
+      assert.deepEqual(result.problems.map((p) => [p.place.position, p.sentence]), [[MOVIES, 'El registro hace referencia a otro que no existe.']]);
+      for (const table of ['categorias', 'peliculas', 'cambios']) {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db);
+        assert.equal(Number(rows[0]?.n), 0, `${table} is empty`);
+      }
+    });
+  });
+
   it('when a file has more problems than a report lists, then the first 1,000 are listed in file order, the rest counted, and nothing is stored', async () => {
     await withMigratedStore(async ({ db }) => {
       // Every movie after the first repeats its title: 1,233 problems, each naming where the title first came.
