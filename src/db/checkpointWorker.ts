@@ -6,7 +6,7 @@ import type { CheckpointWork } from './checkpoints.js';
 
 // A file store's checkpoints, in a worker thread on a connection of its own (db/checkpoints.ts): the
 // pages the WAL holds are copied into the database file here, never inside a commit of the service.
-const { path, everyMs, restartPages } = workerData as CheckpointWork;
+const { path, everyMs, restartPages, nice } = workerData as CheckpointWork;
 
 lowerPriority();
 const sqlite = new SQLite(path, { fileMustExist: true });
@@ -50,13 +50,10 @@ parentPort?.on('message', (message: 'copy' | 'stop') => {
   parentPort?.close();
 });
 
-/**
- * Below the event loop's thread (Linux: a thread's own nice value): where the service has one CPU, a
- * checkpoint takes the time the event loop leaves instead of taking turns with it.
- */
+/** Below the event loop's thread (Linux: a thread's own nice value; CheckpointMarks.nice). */
 function lowerPriority(): void {
   try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), nice);
   } catch {
     // No /proc/thread-self: the checkpoints run at the service's priority.
   }

@@ -21,15 +21,21 @@ export interface CheckpointMarks {
    * its snapshot, a CPU the event loop never leaves).
    */
   boundPages: number;
+  /**
+   * The worker thread's nice value (Linux): 19, the lowest priority, so that on a CPU shared with the
+   * event loop a checkpoint takes the time the loop leaves instead of taking turns with it.
+   */
+  nice: number;
 }
 
-export const CHECKPOINT_MARKS: CheckpointMarks = { everyMs: 250, restartPages: 4000, boundPages: 10_000 };
+export const CHECKPOINT_MARKS: CheckpointMarks = { everyMs: 250, restartPages: 4000, boundPages: 10_000, nice: 19 };
 
 /** What the worker is given (checkpointWorker.ts). */
 export interface CheckpointWork {
   path: string;
   everyMs: number;
   restartPages: number;
+  nice: number;
 }
 
 /** SQLite's own default: the WAL's size, in pages, past which a commit checkpoints. */
@@ -57,7 +63,7 @@ export interface Checkpoints {
  */
 export function checkpointsBeside(sqlite: SQLite.Database, marks: CheckpointMarks = CHECKPOINT_MARKS): Checkpoints {
   sqlite.pragma(`wal_autocheckpoint = ${marks.boundPages}`);
-  const work: CheckpointWork = { path: sqlite.name, everyMs: marks.everyMs, restartPages: marks.restartPages };
+  const work: CheckpointWork = { path: sqlite.name, everyMs: marks.everyMs, restartPages: marks.restartPages, nice: marks.nice };
   const worker = new Worker(new URL('./checkpointWorker.js', import.meta.url), { name: 'sqlite-checkpoints', workerData: work });
   // The store's own close ends it (stop); a process that exits without closing the store does not wait for it.
   worker.unref();
