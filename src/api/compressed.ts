@@ -1,7 +1,7 @@
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CachedAnswer } from '../cache/answers.js';
-import { shownOnDisk } from './durable.js';
+import { sendingKept } from './durable.js';
 
 /**
  * Sends a kept answer, gzipped to a client that takes gzip (Accept-Encoding) when the answer is
@@ -11,7 +11,7 @@ import { shownOnDisk } from './durable.js';
  * its ETag is the answer's, weak (RFC 9110 §8.8.1), which If-None-Match still matches.
  */
 export async function sendKept(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): Promise<FastifyReply> {
-  if (answer.onDisk) shownOnDisk(request);
+  sendingKept(request, answer);
   reply.headers(answer.headers).header('vary', 'accept-encoding');
   const accepted = request.headers['accept-encoding'];
   if (answer.gzipped === undefined || accepted === undefined || negotiate(accepted, ['gzip', 'identity']) !== 'gzip') return reply.send(answer.body);

@@ -11,7 +11,7 @@ import type { AnyResource } from '../resources/define.js';
 import type { Relations } from '../resources/relations.js';
 import { createRecord, found, patchRecord, removeRecord, replaceRecord } from '../resources/writes.js';
 import { ifMatch } from './conditional.js';
-import { shownOnDisk } from './durable.js';
+import { sendingKept } from './durable.js';
 import { requestPath } from './errors.js';
 import { linkHeader } from './link.js';
 import { listParams, parseListQuery, parseRelations, usesListQuery, type RawQuery } from './listQuery.js';
@@ -131,7 +131,7 @@ export function crudRoutes(app: FastifyInstance, resource: AnyResource, db: Db, 
 }
 
 function sendCached(reply: FastifyReply, answer: CachedAnswer) {
-  if (answer.onDisk) shownOnDisk(reply.request);
+  sendingKept(reply.request, answer);
   return reply.headers(answer.headers).send(answer.body);
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CachedAnswer } from '../cache/answers.js';
 import type { Db } from '../db/schema.js';
 import { sqliteDurable } from '../db/sqlite.js';
 
@@ -20,7 +21,7 @@ export function answersOnDisk(app: FastifyInstance, db: Db): void {
 /** Requests whose answer shows only commits already on disk (a kept answer: cache/answers.ts). */
 const onDisk = new WeakSet<FastifyRequest>();
 
-/** Marks a read whose answer shows only commits already on disk: it goes out without waiting for a sync under way. */
-export function shownOnDisk(request: FastifyRequest): void {
-  onDisk.add(request);
+/** Before a kept answer is sent: when all it shows is on disk, it goes out without waiting for a sync under way. */
+export function sendingKept(request: FastifyRequest, answer: Pick<CachedAnswer, 'onDisk'>): void {
+  if (answer.onDisk) onDisk.add(request);
 }

@@ -22,7 +22,7 @@ import { createImage, editImage, removeImage } from '../resources/imageWrites.js
 import { found } from '../resources/writes.js';
 import { relationsOf } from '../resources/relations.js';
 import { ifMatch } from './conditional.js';
-import { shownOnDisk } from './durable.js';
+import { sendingKept } from './durable.js';
 import { routeSchemas } from './schemas.js';
 import { HttpError, requestPath } from './errors.js';
 import { localDateTime } from './time.js';
@@ -166,7 +166,7 @@ export async function imageRoutes(
       return { body, etag: tag, headers, record: id };
     });
     // Never undefined: a missing image is refused inside.
-    if (kept?.onDisk) shownOnDisk(request);
+    if (kept) sendingKept(request, kept);
     return reply.headers(kept?.headers ?? {}).send(kept?.body);
   });
 }

@@ -110,23 +110,23 @@ async function modifyRecord(
   db: Db, resource: AnyResource, key: number, context: ChangeContext, precondition: Precondition | undefined,
   fieldsOf: (current: Row) => Row, named: (current: Row) => Row, sent: Row,
 ): Promise<Row | undefined> {
-  const { answeredInSql } = resource;
   if (autocommits(db)) {
     const known = knownRow(db, resource.table, key);
     const stored = known && (await knownAndStored(db, resource, key, known, context, precondition, fieldsOf));
     if (stored) return stored;
-  }
-  if (autocommits(db) && precondition === undefined && answeredInSql && Object.keys(sent).length > 0) {
-    const modified = await modifiedAtOnce(db, resource, key, answeredInSql, sent, context, named);
-    if (modified !== RACED) return modified;
-  } else if (autocommits(db)) {
-    const read = await versionedRow(db, resource.table, resource.key.name, key);
-    precondition?.(read && resource.representation(read.row));
-    if (!read) return undefined;
-    const fields = fieldsOf(read.row);
-    if (changesNothing(resource, read.row, fields)) return read.row;
-    const updated = await storedAt(db, resource, key, read, fields, context, explainer(resource, named(read.row)));
-    if (updated) return updated;
+    const { answeredInSql } = resource;
+    if (precondition === undefined && answeredInSql && Object.keys(sent).length > 0) {
+      const modified = await modifiedAtOnce(db, resource, key, answeredInSql, sent, context, named);
+      if (modified !== RACED) return modified;
+    } else {
+      const read = await versionedRow(db, resource.table, resource.key.name, key);
+      precondition?.(read && resource.representation(read.row));
+      if (!read) return undefined;
+      const fields = fieldsOf(read.row);
+      if (changesNothing(resource, read.row, fields)) return read.row;
+      const updated = await storedAt(db, resource, key, read, fields, context, explainer(resource, named(read.row)));
+      if (updated) return updated;
+    }
   }
   return inTransactionOn(db, resource, key, precondition, (trx, queries, current) => {
     if (!current) return Promise.resolve(undefined);
