@@ -57,7 +57,6 @@ describe('checkpoints of a SQLite store', () => {
       const before = walRestarts(file);
       await createRecord(db, categorias, { nombre: 'Zarzuela tras la marca' }, { quien: null });
       assert.equal(walRestarts(file), before + 1, 'the write started the WAL over');
-      assert.equal(sqliteRestartWrites(db), undefined, 'nothing is asked until the WAL passes its mark again');
     } finally {
       await db.destroy();
     }
