@@ -304,6 +304,7 @@ npm run bench                                         # every target, 10 s per s
 BENCH_DURATION=5 npm run bench                        # seconds per scenario (default 10)
 BENCH_WARMUP=2 npm run bench                          # seconds of each scenario's load before it is measured (default 10)
 BENCH_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=.bench/profiles" npm run bench   # node flags for cartelera's servers
+BENCH_SERVER_FLAGS="--import tsx --import $PWD/bench/probe.ts" npm run bench  # each request's and statement's time: bench/probe.ts
 BENCH_TARGETS=cartelera-sqlite,ceiling npm run bench  # a subset of: ${TARGET_NAMES.join(', ')}
 BENCH_SKIP_100K=1 npm run bench                       # without the 100,000-movie list
 BENCH_SCENARIOS=create,update npm run bench           # a subset of: ${SCENARIOS.map(({ name }) => name).join(', ')}
