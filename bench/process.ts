@@ -11,9 +11,12 @@ export function pinned(cpu: number, argv: string[]): string[] {
   return canPin ? ['taskset', '-c', String(cpu), ...argv] : argv;
 }
 
+/** Every CPU this process may run on, read once: while it is pinned, availableParallelism() answers 1. */
+const everyCpu = `0-${availableParallelism() - 1}`;
+
 /** Moves this process, every thread of it, onto `cpu`, or back onto every CPU (nothing when it cannot be pinned). */
 export function pinSelf(cpu: number | 'all'): void {
-  const cpus = cpu === 'all' ? `0-${availableParallelism() - 1}` : String(cpu);
+  const cpus = cpu === 'all' ? everyCpu : String(cpu);
   if (canPin) spawnSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
 }
 
