@@ -111,7 +111,7 @@ function reusingStatements(sqlite: SQLite.Database, counting: boolean, durabilit
       let statement = prepared.get(source);
       if (!statement) {
         if (prepared.size >= 500) prepared.clear();
-        statement = sqlite.prepare(source);
+        statement = sqlite.prepare(unpeekedLimits(source));
         prepared.set(source, statement);
       }
       // A commit or rollback counts too: reads go on beside an open transaction (SharingDialect), so
@@ -129,6 +129,17 @@ function reusingStatements(sqlite: SQLite.Database, counting: boolean, durabilit
     },
   });
 }
+
+/**
+ * `sql` with its `limit ?` and `offset ?` written `limit +?` and `offset +?`: the same values, which
+ * SQLite does not read while it plans. It reads a value bound to a bare `limit ?` or `offset ?`, and
+ * then plans the statement anew whenever that parameter is bound again, which better-sqlite3 does
+ * at every run: every run of such a statement was prepared again (11 µs a run in a loop, about 100
+ * µs in the server, on the versions' read after each commit: bench/analysis.md).
+ */
+export const unpeekedLimits = (sql: string): string =>
+  // Quoted text and names are passed over whole: a `limit ?` inside them is not a clause.
+  sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\b(limit|offset)\s+\?/gi, (found, clause?: string) => (clause ? `${clause} +?` : found));
 
 const ENDS = /^\s*(commit|end|rollback)\b/i;
 const COMMITS = /^\s*(commit|end)\b/i;

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { violationOf } from '../../src/db/errors.js';
+import { unpeekedLimits } from '../../src/db/sqlite.js';
 import { migrateToLatest, migrationNames } from '../../src/db/migrate.js';
 import SQLite from 'better-sqlite3';
 import type { Db } from '../../src/db/schema.js';
@@ -34,6 +35,23 @@ describe('a SQLite store', () => {
       await db.destroy();
     }
   });
+
+  test('when a statement binds its limit or offset, then SQLite is given `limit +?` and `offset +?`, whose values it does not read while it plans, and answers the same rows', () =>
+    withMigratedStore(async ({ db }) => {
+      // A bare `limit ?` made SQLite plan the statement anew at every run (bench/analysis.md).
+      assert.equal(unpeekedLimits('select * from t order by id limit ? offset ?'), 'select * from t order by id limit +? offset +?');
+      assert.equal(unpeekedLimits('select 1 from t\n  ORDER BY id LIMIT\n ?'), 'select 1 from t\n  ORDER BY id LIMIT +?');
+      // Nothing else is touched: a literal limit, a column or a value that only looks like one.
+      for (const untouched of ['select * from t limit 10 offset 20', 'select "limit" from t where "limit" = ?', "select 'limit ?' from t", 'select limits from t where offsets > ?']) {
+        assert.equal(unpeekedLimits(untouched), untouched);
+      }
+      for (const [i, nombre] of ['Cine', 'Danza', 'Música', 'Teatro'].entries()) {
+        await db.insertInto('categorias').values({ nombre, nombre_clave: `c${i}` }).execute();
+      }
+      const page = (limit: number, offset: number) => db.selectFrom('categorias').select('nombre').orderBy('id').limit(limit).offset(offset).execute();
+      assert.deepEqual(await page(2, 1), [{ nombre: 'Danza' }, { nombre: 'Música' }]);
+      assert.deepEqual(await page(3, 2), [{ nombre: 'Música' }, { nombre: 'Teatro' }]);
+    }));
 
   test('when an event date is not in the canonical text form, then SQLite refuses it as a check', () =>
     withMigratedStore(async ({ db }) => {
