@@ -4,18 +4,26 @@ import { readProc } from './process.js';
 // Linux reports CPU time in clock ticks of 1/100 s (`getconf CLK_TCK`) on every usual build.
 const TICKS_PER_S = 100;
 
-/** A process's parent and CPU time so far (user + system), in ticks. */
-function processStat(pid: number): { ppid: number; ticks: number } | undefined {
+/**
+ * A process's parent, its CPU time so far (user + system), and that of its children that ended and
+ * that it waited for (`reaped`), in ticks.
+ */
+function processStat(pid: number): { ppid: number; ticks: number; reaped: number } | undefined {
   const stat = readProc(pid, 'stat');
   // Fields after the parenthesized command name, which may itself contain spaces.
   const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
   if (!fields) return undefined;
-  return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), reaped: Number(fields[13]) + Number(fields[14]) };
 }
 
-/** CPU ticks used so far by this process and every process under it (servers, PostgreSQL, wrk). */
+/**
+ * CPU ticks used so far by this process and every process under it (servers, PostgreSQL, wrk),
+ * with the processes under it that ended meanwhile: PostgreSQL's autovacuum workers and ended
+ * sessions, counted by the postmaster that waited for them. This process's own ended children
+ * (wrk) are left to the caller, which has their time from them (watchCpu).
+ */
 function ownTreeTicks(): number {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
+  const stats = new Map<number, { ppid: number; ticks: number; reaped: number }>();
   for (const entry of readdirSync('/proc')) {
     const stat = /^\d+$/.test(entry) ? processStat(Number(entry)) : undefined;
     if (stat) stats.set(Number(entry), stat);
@@ -25,7 +33,7 @@ function ownTreeTicks(): number {
     return false;
   };
   let ticks = 0;
-  for (const [pid, stat] of stats) if (inTree(pid)) ticks += stat.ticks;
+  for (const [pid, stat] of stats) if (inTree(pid)) ticks += stat.ticks + (pid === process.pid ? 0 : stat.reaped);
   return ticks;
 }
 
