@@ -30,13 +30,8 @@ export interface CheckpointMarks {
 
 export const CHECKPOINT_MARKS: CheckpointMarks = { everyMs: 250, restartPages: 4000, boundPages: 10_000, nice: 19 };
 
-/** What the worker is given (checkpointWorker.ts). */
-export interface CheckpointWork {
-  path: string;
-  everyMs: number;
-  restartPages: number;
-  nice: number;
-}
+/** What the worker is given (checkpointWorker.ts): the store's file, and the marks it acts on (the bound is the connection's). */
+export type CheckpointWork = Omit<CheckpointMarks, 'boundPages'> & { path: string };
 
 /** SQLite's own default: the WAL's size, in pages, past which a commit checkpoints. */
 const SQLITE_DEFAULT_PAGES = 1000;
@@ -61,9 +56,10 @@ export interface Checkpoints {
  * the database file and syncing it on the event loop, every thousand pages. The connection
  * checkpoints by itself again only past `boundPages`, and, if the worker stops, at SQLite's default.
  */
-export function checkpointsBeside(sqlite: SQLite.Database, marks: CheckpointMarks = CHECKPOINT_MARKS): Checkpoints {
-  sqlite.pragma(`wal_autocheckpoint = ${marks.boundPages}`);
-  const work: CheckpointWork = { path: sqlite.name, everyMs: marks.everyMs, restartPages: marks.restartPages, nice: marks.nice };
+export function checkpointsBeside(sqlite: SQLite.Database, marks: CheckpointMarks): Checkpoints {
+  const { boundPages, ...acted } = marks;
+  sqlite.pragma(`wal_autocheckpoint = ${boundPages}`);
+  const work: CheckpointWork = { path: sqlite.name, ...acted };
   const worker = new Worker(new URL('./checkpointWorker.js', import.meta.url), { name: 'sqlite-checkpoints', workerData: work });
   // The store's own close ends it (stop); a process that exits without closing the store does not wait for it.
   worker.unref();

@@ -208,10 +208,14 @@ export const autocommits = (db: Db): boolean => dialectOf(db) === 'postgres' && 
 /**
  * Runs `write`, one statement on PostgreSQL's pool that stores a write whole or not at all (see
  * autocommits): no `begin`, no `commit`, one round trip. A refusal is explained by `explain` on the
- * store, as a write alone's is after its rollback; a deadlock runs it again. Undefined when it
- * stored nothing for its own reasons (an update whose row changed since it was read).
+ * store, as a write alone's is after its rollback; a deadlock runs it again. Its result is counted
+ * as a write committed when `stored` says it stored something (by default, when it is not
+ * undefined: an update whose row changed since it was read stores nothing).
  */
-export async function inOneStatement<T>(db: Db, write: () => Promise<T>, explain: (refusal: unknown, store: Db) => Promise<never>): Promise<T> {
+export async function inOneStatement<T>(
+  db: Db, write: () => Promise<T>, explain: (refusal: unknown, store: Db) => Promise<never>,
+  stored: (result: T) => boolean = (result) => result !== undefined,
+): Promise<T> {
   const result = await retried(db, async () => {
     try {
       return await write();
@@ -219,7 +223,7 @@ export async function inOneStatement<T>(db: Db, write: () => Promise<T>, explain
       throw storeFaultOf(refusal) ? refusal : new ExplainAfterRollback(refusal, explain);
     }
   });
-  if (result !== undefined) counted(1);
+  if (stored(result)) counted(1);
   return result;
 }
 

@@ -3,8 +3,8 @@ import { invalid, notFound, Refusal } from '../catalogue/refusal.js';
 import { lockedRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import { forget, knownRow, type Versioned } from '../db/knownRows.js';
-import { insertLogged, replaceLogged, updateLogged, versionedRow, type AnsweredColumn, type LoggedChange, type Replaced } from '../db/prepared.js';
-import type { Database, Db } from '../db/schema.js';
+import { insertLogged, replaceLogged, updateLogged, versionedRow, type AnsweredColumn, type LoggedChange } from '../db/prepared.js';
+import type { Db } from '../db/schema.js';
 import { autocommits, inOneStatement, inTransaction, refusable } from '../db/transaction.js';
 import { dependentsOf, removeImagesOf } from './cascade.js';
 import { changeAbout, changedFields as changedNames, changeOf, correctChange, recordChange, type ChangeContext } from './changeLog.js';
@@ -154,14 +154,9 @@ async function modifiedAtOnce(
   db: Db, resource: AnyResource, key: number, answered: AnsweredColumn[], sent: Row, context: ChangeContext, named: (current: Row) => Row,
 ): Promise<Row | undefined | typeof RACED> {
   const explain = async (refusal: unknown, store: Db) => explainer(resource, named((await resource.queries(store).get(key)) ?? {}))(refusal, store);
-  const statement = { replaced: { outcome: 'absent' } as Replaced<keyof Database> };
-  // Only a statement that stored something counts as a write committed (inOneStatement).
-  await inOneStatement(db, async () => {
-    const replaced = await replaceLogged(db, resource.table, resource.key.name, key, resource.updatedColumns(sent) as never, answered, changeAbout(resource, 'modificacion', context));
-    statement.replaced = replaced;
-    return replaced.outcome === 'stored' ? replaced : undefined;
-  }, explain);
-  const { replaced } = statement;
+  const replaced = await inOneStatement(db, () =>
+    replaceLogged(db, resource.table, resource.key.name, key, resource.updatedColumns(sent) as never, answered, changeAbout(resource, 'modificacion', context)),
+  explain, (outcome) => outcome.outcome === 'stored');
   switch (replaced.outcome) {
     case 'absent':
       return undefined;
