@@ -74,6 +74,7 @@ const TITLES: Record<TargetName, string> = {
   'platformatic-db': `Platformatic DB ${PLATFORMATIC_VERSION.replace(/\.\d+$/, '')}`,
   directus: `Directus ${DIRECTUS_VERSION.replace(/\.\d+$/, '')}`,
   ceiling: 'ceiling (node:http)',
+  'ceiling-durable': 'durable ceiling (node:http, SQLite)',
 };
 
 /** The moment a run is stamped with: `2026-11-23 19:52 UTC`. */
@@ -180,6 +181,11 @@ function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined,
   const p99 = find(results, 'cartelera-sqlite', 'lookup')?.wrk.p99_us;
   const over = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
   const mixedOverLookups = over(find(results, 'cartelera-sqlite', 'mixed')?.rps, find(results, 'cartelera-sqlite', 'lookup')?.rps);
+  // What the least a Node process does for the same durable writes gives in the same run: the mix's physical limit here.
+  const durableRatio = over(find(results, 'ceiling-durable', 'mixed')?.rps, find(results, 'ceiling-durable', 'lookup')?.rps);
+  const durableP99 = find(results, 'ceiling-durable', 'mixed')?.wrk.p99_us;
+  const besideDurable = (text: string, limit: number | undefined, show: (v: number) => string) =>
+    limit === undefined ? text : `${text} (${TITLES['ceiling-durable']}: ${show(limit)})`;
   const mixedP99 = over(find(results, 'cartelera-sqlite', 'mixed')?.wrk.p99_us, find(results, 'ceiling', 'mixed')?.wrk.p99_us);
   const p99Node24 = find(results, NODE24, 'lookup')?.wrk.p99_us;
   const pgbench = (scenario: ScenarioName) => over(find(results, 'cartelera-postgres', scenario)?.rps, paces.pgbench?.tps);
@@ -199,10 +205,10 @@ function targetsTable(results: ScenarioResult[], hundredK: HundredK | undefined,
     [`create ≥ 0.8× ${TITLES['cartelera-baseline']}`, ratio(results, 'create', 'cartelera-baseline'), times, (v) => v >= 0.8],
     [`update ≥ 0.8× ${TITLES['cartelera-baseline']}`, ratio(results, 'update', 'cartelera-baseline'), times, (v) => v >= 0.8],
     // Real traffic: the public reads while staff write.
-    ['90% lookups / 10% updates ≥ 0.6× lookups alone', mixedOverLookups, times, (v) => v >= 0.6],
+    ['90% lookups / 10% updates ≥ 0.6× lookups alone', mixedOverLookups, (v) => besideDurable(times(v), durableRatio, times), (v) => v >= 0.6],
     ['90% lookups / 10% updates ≥ 8× Platformatic DB', ratio(results, 'mixed', 'platformatic-db'), times, (v) => v >= 8],
     ['90% lookups / 10% updates: p99 ≤ 3× the ceiling\'s', mixedP99, times, (v) => v <= 3],
-    ['90% lookups / 10% updates: p99 ≤ 5 ms', find(results, 'cartelera-sqlite', 'mixed')?.wrk.p99_us, ms, (v) => v <= 5000],
+    ['90% lookups / 10% updates: p99 ≤ 5 ms', find(results, 'cartelera-sqlite', 'mixed')?.wrk.p99_us, (v) => besideDurable(ms(v), durableP99, ms), (v) => v <= 5000],
     ['full list of 10,000 ≥ 0.5× ceiling', ratio(results, 'list', 'ceiling'), (v) => times(v) + wrkBound('list'), (v) => v >= 0.5],
     ['full list of 10,000 ≥ 10× json-server', ratio(results, 'list', 'json-server'), times, (v) => v >= 10],
     ['full list of 10,000 ≥ 10× Platformatic DB', ratio(results, 'list', 'platformatic-db'), times, (v) => v >= 10],
@@ -336,7 +342,12 @@ and are removed at the end, on failure and on Ctrl-C too.
   fresh database, the default pool of \`DATABASE_POOL_MAX=${POOL_MAX}\` connections),
   json-server 0.17 (a fresh db.json), Platformatic DB ${PLATFORMATIC_VERSION} and Directus ${DIRECTUS_VERSION} (below) and the ceiling, \`bench/ceiling.ts\`: \`node:http\` answering
   bytes serialized at start (one movie, the first page of 100, all 10,000), the fastest any Node
-  process can answer here. cartelera runs as \`npm start\` does (its node flags and \`dist/server.js\`, read from package.json, built first)
+  process can answer here; and the durable ceiling, \`bench/durableCeiling.ts\`: \`node:http\` on a SQLite
+  file that commits as cartelera does by default (WAL, the writes that arrive together in one
+  transaction, the WAL \`fdatasync\`ed on libuv's pool before they are answered), each write its row
+  and a row of a change log, lookups from bytes kept in memory and replaced at each commit: the
+  least any Node process does for the same durable writes here, so the limit of the mix's ratio
+  and p99 on this machine (the targets table shows its figures beside cartelera's). cartelera runs as \`npm start\` does (its node flags and \`dist/server.js\`, read from package.json, built first)
   with \`LOG_LEVEL=warn\`: at the default \`info\`, it would also write two log lines per request.
 - **Platformatic DB** (\`bench/platformatic.ts\`) runs as its own CLI starts it (\`plt-db start\`: one
   process, no worker threads), its logger at \`warn\`, on a fresh SQLite file whose \`categorias\` and
@@ -417,7 +428,9 @@ The write figures are for the durability each target has as configured here; the
   each create or update also stores a row of activity and a revision, in the same transaction.
 - **json-server** answers before it writes, and rewrites the whole db.json after each write without
   syncing it: a crash can lose acknowledged writes.
-- **The ceiling** stores nothing.
+- **The ceiling** stores nothing. **The durable ceiling** syncs every write before its answer, as
+  cartelera (SQLite) does, and does nothing else a service does: no routing, validation, snapshots
+  of the change, indexes but the title's, invalidation of answers by other processes' writes.
 `;
   // The sections the other bench scripts write (bench/transfer.ts, bench/changes.ts) are kept until they write them again.
   const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';

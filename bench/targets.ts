@@ -14,7 +14,7 @@ import { atExit, pinned, startServer, type ServerProcess } from './process.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-sqlite-normal', 'cartelera-baseline', 'cartelera-sqlite-node24', 'cartelera-postgres', 'json-server', 'platformatic-db', 'directus', 'ceiling'] as const;
+export const TARGET_NAMES = ['cartelera-sqlite', 'cartelera-sqlite-normal', 'cartelera-baseline', 'cartelera-sqlite-node24', 'cartelera-postgres', 'json-server', 'platformatic-db', 'directus', 'ceiling', 'ceiling-durable'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /**
@@ -147,7 +147,9 @@ export async function startTarget(name: TargetName, workDir: string, movies: num
     case 'directus':
       return directus(movies, workDir);
     case 'ceiling':
-      return ceiling(movies);
+      return bareServer(name, 'bench/ceiling.ts', movies, {}, '/peliculas');
+    case 'ceiling-durable':
+      return bareServer(name, 'bench/durableCeiling.ts', movies, { FILE: join(workDir, `${name}.sqlite`) }, '/peliculas?_page=1&_limit=100');
   }
 }
 
@@ -246,22 +248,20 @@ function peer(name: TargetName, server: ServerProcess, dialect: Dialect, movies:
   return { name, server, dialect, seed: (concurrency) => seedThroughApi(server.base, movies, concurrency, dialect), stop: () => server.stop() };
 }
 
-/** bench/ceiling.ts: the same bytes, from memory. Nothing to seed: it makes its movies at start. */
-async function ceiling(movies: number): Promise<Target> {
+/**
+ * A bare server of bench/: `script`, started on a free port with `env`. Nothing to seed: it makes its
+ * movies at start, ids 1 to `movies`. The ceiling (bench/ceiling.ts) answers the same bytes from
+ * memory; the durable ceiling (bench/durableCeiling.ts) stores its movies and writes in a SQLite file.
+ */
+async function bareServer(name: 'ceiling' | 'ceiling-durable', script: string, movies: number, env: Record<string, string>, readyPath: string): Promise<Target> {
   const port = await freePort();
-  const server = await startServer('ceiling', pinned(0, [process.execPath, '--import', 'tsx', 'bench/ceiling.ts']), {
+  const server = await startServer(name, pinned(0, [process.execPath, '--import', 'tsx', script]), {
     cwd: root,
     port,
-    env: { PORT: String(port), MOVIES: String(movies) },
-    readyPath: '/peliculas',
+    env: { PORT: String(port), MOVIES: String(movies), ...env },
+    readyPath,
   });
-  return {
-    name: 'ceiling',
-    server,
-    dialect: CARTELERA,
-    seed: async () => Array.from({ length: movies }, (_, i) => i + 1),
-    stop: () => server.stop(),
-  };
+  return { name, server, dialect: CARTELERA, seed: async () => Array.from({ length: movies }, (_, i) => i + 1), stop: () => server.stop() };
 }
 
 /** Seeds through the target's own HTTP API: the categories one by one (ids 1–20), then the movies, `concurrency` in flight. */
