@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { dialectOf } from './dialect.js';
 import { storeFaultOf, UnconfirmedCommit } from './errors.js';
 import { groupCommitQueue, type Pending, type Write } from './groupCommit.js';
@@ -56,14 +56,14 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>)
   // Now and then, a moment for the checkpoint worker to let the WAL start over (db/checkpoints.ts).
   await sqliteRestartWrites(db);
   const result = await db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
+    await connection.executeQuery(BEGIN_IMMEDIATE);
     heldTransactions.add(connection);
     try {
       const result = await work(connection);
-      await sql`commit`.execute(connection);
+      await connection.executeQuery(COMMIT);
       return result;
     } catch (error) {
-      await sql`rollback`.execute(connection).catch(() => {});
+      await connection.executeQuery(ROLLBACK_ALL).catch(() => {});
       throw error;
     } finally {
       heldTransactions.delete(connection);
@@ -77,6 +77,10 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>)
   if (!sqliteStillWritable(db)) throw new UnconfirmedCommit();
   return result;
 }
+
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK_ALL = CompiledQuery.raw('rollback');
 
 /** Connections writeTransaction holds in a transaction of its own (Kysely's isTransaction does not know them). */
 const heldTransactions = new WeakSet<Db>();
