@@ -7,9 +7,12 @@
  * leaves out is everything else a service does: routing, validation, the change's snapshots and
  * indexes, caches that any process's writes invalidate, errors, the live feed.
  *
- *   GET /peliculas/{titulo}    a movie, its bytes kept in memory and replaced when a write commits
- *   GET /peliculas             every movie;  GET ...?_page=n&_limit=100  a page of 100 (made when
+ *   GET /peliculas/{titulo}    a movie: its bytes as kept (replaced when a write of it commits; at
+ *                              most 10,000 kept, as cartelera keeps; read from the file otherwise)
+ *   GET /peliculas             every movie;  GET ...?_page=n&_limit=100  a page of 100 (read when
  *                              first asked, kept until the next commit)
+ *   A read from the file while a commit is being synced is answered once that sync has ended.
+
  *   POST /peliculas            a new movie (201);  PUT /peliculas/{id}  a whole movie (200)
  *
  * Env: PORT, FILE (the SQLite file, made fresh), MOVIES (default 10000).
@@ -32,24 +35,26 @@ db.exec(`
 const insert = db.prepare('insert into peliculas (titulo, sipnosis, duracion, categoria_id) values (@titulo, @sipnosis, @duracion, @categoria_id) returning *');
 const update = db.prepare('update peliculas set titulo = @titulo, sipnosis = @sipnosis, duracion = @duracion, categoria_id = @categoria_id where id = @id returning *');
 const logged = db.prepare('insert into cambios (pelicula, despues, cuando) values (?, ?, ?)');
+const byTitle = db.prepare('select * from peliculas where titulo = ?');
+const titleOf = db.prepare('select titulo from peliculas where id = ?').pluck();
+const page = db.prepare('select * from peliculas order by id limit 100 offset ?');
+const every = db.prepare('select * from peliculas order by id');
 
 type Row = Movie & { id: number };
-/** Every movie by id, and each one's answer by the path that asks for it. */
-const rows = new Map<number, Row>();
-const bodies = new Map<string, Buffer>();
-/** Lists and pages as first made after the last commit, by the URL that asked. */
+/** Answers kept: a movie's by its title, the oldest leaving first past KEPT; lists and pages by their URL, until the next commit. */
+const KEPT = 10_000;
+const movies = new Map<string, Buffer>();
 const lists = new Map<string, Buffer>();
-const pathOf = (titulo: string) => `/peliculas/${encodeURIComponent(titulo)}`;
-const kept = (row: Row) => {
-  const old = rows.get(row.id);
-  if (old && old.titulo !== row.titulo) bodies.delete(pathOf(old.titulo));
-  rows.set(row.id, row);
-  const body = Buffer.from(JSON.stringify(row));
-  bodies.set(pathOf(row.titulo), body);
+function keep(titulo: string, body: Buffer): Buffer {
+  movies.delete(titulo);
+  movies.set(titulo, body);
+  if (movies.size > KEPT) movies.delete(movies.keys().next().value as string);
   return body;
-};
+}
+const bytesOf = (rows: unknown) => Buffer.from(JSON.stringify(rows));
+
 db.transaction(() => {
-  for (let n = 1; n <= count; n++) kept(insert.get(movie(n)) as Row);
+  for (let n = 1; n <= count; n++) insert.run(movie(n));
 })();
 
 const wal = openSync(`${file}-wal`, 'r');
@@ -60,7 +65,9 @@ interface Pending {
   response: ServerResponse;
 }
 let queue: Pending[] = [];
+/** Whether a group is committing or being synced; what reads it may show wait for its sync to answer. */
 let running = false;
+let afterSync: (() => void)[] = [];
 
 /** Commits the writes queued, syncs the WAL, answers them; then the writes queued meanwhile. */
 function commitGroup(): void {
@@ -69,21 +76,27 @@ function commitGroup(): void {
   const group = queue;
   queue = [];
   const now = new Date().toISOString();
+  // Each write: its row as stored (undefined: no such movie), and the title it had (a kept answer to drop when it changed).
   const stored = db.transaction(() =>
     group.map(({ id, fields }) => {
+      const before = id === undefined ? undefined : (titleOf.get(id) as string | undefined);
       const row = (id === undefined ? insert.get(fields) : update.get({ ...fields, id })) as Row | undefined;
       if (row) logged.run(row.id, JSON.stringify(row), now);
-      return row;
+      return { row, before };
     }),
   )();
   fdatasync(wal, (error) => {
     running = false;
     lists.clear();
     group.forEach(({ id, response }, i) => {
-      const row = stored[i];
+      const { row, before } = stored[i] ?? {};
       if (error || !row) return answer(response, error ? 503 : 404, Buffer.from('{}'));
-      answer(response, id === undefined ? 201 : 200, kept(row));
+      if (before !== undefined && before !== row.titulo) movies.delete(before);
+      answer(response, id === undefined ? 201 : 200, keep(row.titulo, bytesOf(row)));
     });
+    const reads = afterSync;
+    afterSync = [];
+    for (const read of reads) read();
     commitGroup();
   });
 }
@@ -103,21 +116,47 @@ function write(request: IncomingMessage, response: ServerResponse, id: number | 
   });
 }
 
+/** Answers what the file holds for `url`: a movie by title, a page or every movie (undefined: no such movie). */
+function read(url: string): { body: Buffer; keep: () => void } | undefined {
+  const [path = '', query = ''] = url.split('?');
+  if (path === '/peliculas') {
+    const pageNumber = /(?:^|&)_page=(\d+)/.exec(query)?.[1];
+    const body = bytesOf(pageNumber === undefined ? every.all() : page.all((Number(pageNumber) - 1) * 100));
+    return { body, keep: () => lists.set(url, body) };
+  }
+  const titulo = titleIn(path);
+  const row = titulo === undefined ? undefined : byTitle.get(titulo);
+  if (row === undefined || titulo === undefined) return undefined;
+  const body = bytesOf(row);
+  return { body, keep: () => keep(titulo, body) };
+}
+
+/** The title a lookup's path names; undefined when it names none. */
+function titleIn(path: string): string | undefined {
+  if (!path.startsWith('/peliculas/')) return undefined;
+  try {
+    return decodeURIComponent(path.slice('/peliculas/'.length));
+  } catch {
+    return undefined;
+  }
+}
+
 const server = createServer((request, response) => {
   const url = request.url ?? '/';
   if (request.method === 'PUT') return write(request, response, Number(url.slice('/peliculas/'.length)));
   if (request.method === 'POST') return write(request, response, undefined);
   request.resume();
-  const one = bodies.get(url);
-  if (one) return answer(response, 200, one);
-  let listed = lists.get(url);
-  if (!listed) {
-    const page = /_page=(\d+)/.exec(url)?.[1];
-    const all = [...rows.values()];
-    listed = Buffer.from(JSON.stringify(page === undefined ? all : all.slice((Number(page) - 1) * 100, Number(page) * 100)));
-    lists.set(url, listed);
-  }
-  answer(response, 200, listed);
+  const titulo = titleIn(url);
+  const kept = titulo === undefined ? lists.get(url) : movies.get(titulo);
+  if (kept) return answer(response, 200, kept);
+  const found = read(url);
+  const send = () => {
+    if (!found) return answer(response, 404, Buffer.from('{}'));
+    found.keep();
+    answer(response, 200, found.body);
+  };
+  if (running) afterSync.push(send);
+  else send();
 });
 
 server.listen(Number(process.env.PORT ?? 8091), '127.0.0.1');
