@@ -41,15 +41,35 @@ const page = db.prepare('select * from peliculas order by id limit 100 offset ?'
 const every = db.prepare('select * from peliculas order by id');
 
 type Row = Movie & { id: number };
-/** Answers kept: a movie's by its title, the oldest leaving first past KEPT; lists and pages by their URL, until the next commit. */
+/**
+ * Answers kept by the URL that asked: a movie's (the oldest leaving first past KEPT, as cartelera
+ * keeps at most 10,000), with the URLs kept of each title, to drop when a write of it commits; lists
+ * and pages until the next commit.
+ */
 const KEPT = 10_000;
-const movies = new Map<string, Buffer>();
+const movies = new Map<string, { titulo: string; body: Buffer }>();
+const urlsOf = new Map<string, Set<string>>();
 const lists = new Map<string, Buffer>();
-function keep(titulo: string, body: Buffer): Buffer {
-  movies.delete(titulo);
-  movies.set(titulo, body);
-  if (movies.size > KEPT) movies.delete(movies.keys().next().value as string);
+function keep(url: string, titulo: string, body: Buffer): Buffer {
+  movies.set(url, { titulo, body });
+  let urls = urlsOf.get(titulo);
+  if (!urls) urlsOf.set(titulo, (urls = new Set()));
+  urls.add(url);
+  if (movies.size > KEPT) drop(movies.keys().next().value as string);
   return body;
+}
+function drop(url: string): void {
+  const kept = movies.get(url);
+  if (!kept) return;
+  movies.delete(url);
+  const urls = urlsOf.get(kept.titulo);
+  urls?.delete(url);
+  if (urls?.size === 0) urlsOf.delete(kept.titulo);
+}
+/** After a write of a movie titled `titulo` (and `before`, its title until then) committed: its answers as they are now. */
+function written(row: Row, before: string | undefined): Buffer {
+  for (const titulo of [before, row.titulo]) for (const url of urlsOf.get(titulo ?? '') ?? []) drop(url);
+  return keep(`/peliculas/${encodeURIComponent(row.titulo)}`, row.titulo, bytesOf(row));
 }
 const bytesOf = (rows: unknown) => Buffer.from(JSON.stringify(rows));
 
@@ -91,8 +111,7 @@ function commitGroup(): void {
     group.forEach(({ id, response }, i) => {
       const { row, before } = stored[i] ?? {};
       if (error || !row) return answer(response, error ? 503 : 404, Buffer.from('{}'));
-      if (before !== undefined && before !== row.titulo) movies.delete(before);
-      answer(response, id === undefined ? 201 : 200, keep(row.titulo, bytesOf(row)));
+      answer(response, id === undefined ? 201 : 200, written(row, before));
     });
     const reads = afterSync;
     afterSync = [];
@@ -128,7 +147,7 @@ function read(url: string): { body: Buffer; keep: () => void } | undefined {
   const row = titulo === undefined ? undefined : byTitle.get(titulo);
   if (row === undefined || titulo === undefined) return undefined;
   const body = bytesOf(row);
-  return { body, keep: () => keep(titulo, body) };
+  return { body, keep: () => keep(url, titulo, body) };
 }
 
 /** The title a lookup's path names; undefined when it names none. */
@@ -146,8 +165,7 @@ const server = createServer((request, response) => {
   if (request.method === 'PUT') return write(request, response, Number(url.slice('/peliculas/'.length)));
   if (request.method === 'POST') return write(request, response, undefined);
   request.resume();
-  const titulo = titleIn(url);
-  const kept = titulo === undefined ? lists.get(url) : movies.get(titulo);
+  const kept = movies.get(url)?.body ?? lists.get(url);
   if (kept) return answer(response, 200, kept);
   const found = read(url);
   const send = () => {
