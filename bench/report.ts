@@ -270,7 +270,8 @@ export function writePerformanceDoc(
   const doc = `# Performance
 
 What cartelera answers per second, how fast, and with how much memory, next to json-server, to
-Platformatic DB, to Directus and to a bare \`node:http\` server answering the same bytes from memory. Everything on this page below "Last run"
+Platformatic DB, to Directus, to a bare \`node:http\` server answering the same bytes from memory, and to a
+bare one storing the same writes as durably in SQLite. Everything on this page below "Last run"
 is written by \`npm run bench\` (the code is in \`bench/\`); run it again to refresh it.
 
 ## Last run
