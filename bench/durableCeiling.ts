@@ -66,12 +66,14 @@ function drop(url: string): void {
   urls?.delete(url);
   if (urls?.size === 0) urlsOf.delete(kept.titulo);
 }
-/** After a write of a movie titled `titulo` (and `before`, its title until then) committed: its answers as they are now. */
+/** After a write of `row` committed (`before`: its title until then, for an update): its answer as it is now, the old ones dropped. */
 function written(row: Row, before: string | undefined): Buffer {
-  for (const titulo of [before, row.titulo]) for (const url of urlsOf.get(titulo ?? '') ?? []) drop(url);
+  for (const titulo of before === undefined ? [row.titulo] : [before, row.titulo]) for (const url of urlsOf.get(titulo) ?? []) drop(url);
   return keep(`/peliculas/${encodeURIComponent(row.titulo)}`, row.titulo, bytesOf(row));
 }
 const bytesOf = (rows: unknown) => Buffer.from(JSON.stringify(rows));
+/** The body of an answer that holds no movie (none by that id or title, or a failed sync). */
+const NOTHING = Buffer.from('{}');
 
 db.transaction(() => {
   for (let n = 1; n <= count; n++) insert.run(movie(n));
@@ -110,7 +112,7 @@ function commitGroup(): void {
     lists.clear();
     group.forEach(({ id, response }, i) => {
       const { row, before } = stored[i] ?? {};
-      if (error || !row) return answer(response, error ? 503 : 404, Buffer.from('{}'));
+      if (error || !row) return answer(response, error ? 503 : 404, NOTHING);
       answer(response, id === undefined ? 201 : 200, written(row, before));
     });
     const reads = afterSync;
@@ -169,7 +171,7 @@ const server = createServer((request, response) => {
   if (kept) return answer(response, 200, kept);
   const found = read(url);
   const send = () => {
-    if (!found) return answer(response, 404, Buffer.from('{}'));
+    if (!found) return answer(response, 404, NOTHING);
     found.keep();
     answer(response, 200, found.body);
   };

@@ -1,4 +1,4 @@
-import { CompiledQuery, PostgresAdapter, sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Db } from './schema.js';
 
 /**
@@ -20,26 +20,6 @@ export async function lockRow(trx: Db, table: string, key: string, value: number
     await sql`select 1 from ${sql.table(table)} where ${sql.ref(key)} = ${value} for update`.execute(trx);
   }
 }
-
-/**
- * The row of `table` whose `key` is `value` (undefined when there is none), held as lockRow holds
- * it: on PostgreSQL the read and the lock are one statement, one round trip. Its SQL is compiled
- * once per dialect, table and key, then only run with the value (it is on every update's path).
- */
-export async function lockedRow(trx: Db, table: string, key: string, value: number): Promise<Record<string, unknown> | undefined> {
-  const dialect = dialectOf(trx);
-  const shape = `${dialect} ${table} ${key}`;
-  let text = lockedRowTexts.get(shape);
-  if (text === undefined) {
-    const lock = dialect === 'postgres' ? sql` for update` : sql``;
-    text = sql`select * from ${sql.table(table)} where ${sql.ref(key)} = ${value}${lock}`.compile(trx).sql;
-    lockedRowTexts.set(shape, text);
-  }
-  const { rows } = await trx.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [value]));
-  return rows[0];
-}
-
-const lockedRowTexts = new Map<string, string>();
 
 /**
  * After rows were stored with keys of their own (a restore), new rows must not be handed those

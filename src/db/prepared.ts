@@ -302,6 +302,18 @@ export async function insertLogged<T extends keyof Database>(
 }
 
 /**
+ * The row of `table` whose `keyColumn` is `key` (undefined when there is none), held until the
+ * transaction ends as lockRow (dialect.ts) holds it: on PostgreSQL the read and the lock are one
+ * statement, one round trip.
+ */
+export async function lockedRow(db: Db, table: string, keyColumn: string, key: number): Promise<Row | undefined> {
+  const dialect = dialectOf(db);
+  const text = textOf(`${dialect} locked ${table} ${keyColumn}`, [key], () =>
+    sql`select * from ${sql.table(table)} where ${sql.ref(keyColumn)} = ${key}${dialect === 'postgres' ? sql` for update` : sql``}`.compile(db));
+  return (await db.executeQuery<Row>(CompiledQuery.raw(text, [key]))).rows[0];
+}
+
+/**
  * PostgreSQL: the row of `table` whose `keyColumn` is `key`, with its version: the transaction
  * that wrote it (`xmin`), which any later update of the row changes. Undefined when there is none.
  * What it finds is kept as known (knownRows.ts).

@@ -1,9 +1,8 @@
 import { messages } from '../catalogue/messages.js';
 import { invalid, notFound, Refusal } from '../catalogue/refusal.js';
-import { lockedRow } from '../db/dialect.js';
 import { violationOf } from '../db/errors.js';
 import { forget, knownRow, type Versioned } from '../db/knownRows.js';
-import { insertLogged, replaceLogged, updateLogged, versionedRow, type AnsweredColumn, type LoggedChange } from '../db/prepared.js';
+import { insertLogged, lockedRow, replaceLogged, updateLogged, versionedRow, type AnsweredColumn, type LoggedChange } from '../db/prepared.js';
 import type { Db } from '../db/schema.js';
 import { autocommits, inOneStatement, inTransaction, refusable } from '../db/transaction.js';
 import { dependentsOf, removeImagesOf } from './cascade.js';
